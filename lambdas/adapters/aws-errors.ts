@@ -1,0 +1,71 @@
+import { ConflictError, DependencyUnavailableError } from '../core/errors';
+
+const TRANSIENT_NAMES = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'Throttling',
+  'RequestLimitExceeded',
+  'RequestThrottled',
+  'RequestThrottledException',
+  'TooManyRequestsException',
+  'SlowDown',
+  'ServiceUnavailable',
+  'ServiceUnavailableException',
+  'InternalServerError',
+  'InternalError',
+  'InternalFailure',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+  'KMSThrottlingException',
+  'TransactionConflictException',
+]);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+]);
+
+interface SdkLikeError {
+  name?: string;
+  code?: string;
+  $retryable?: unknown;
+  $metadata?: { httpStatusCode?: number };
+}
+
+/** True for failures worth retrying: throttling, 5xx, time-outs and broken connections. */
+export const isTransientAwsError = (error: unknown): boolean => {
+  if (!(error instanceof Error)) return false;
+  const e = error as Error & SdkLikeError;
+  if (e.name && TRANSIENT_NAMES.has(e.name)) return true;
+  if (e.code && NETWORK_CODES.has(e.code)) return true;
+  if (e.$retryable) return true;
+  const status = e.$metadata?.httpStatusCode;
+  if (status !== undefined && status >= 500) return true;
+  const cause = (error as { cause?: unknown }).cause;
+  return cause !== undefined && cause !== error && isTransientAwsError(cause);
+};
+
+/**
+ * Runs an SDK call and translates its failures into domain errors: a failed condition becomes a
+ * ConflictError, a transient failure a DependencyUnavailableError; anything else (a bug) is rethrown.
+ */
+export const translateAwsErrors = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') {
+      throw new ConflictError(`${what}: the record changed or is not in the expected state`, {
+        cause: error,
+      });
+    }
+    if (isTransientAwsError(error)) {
+      throw new DependencyUnavailableError(`${what}: a dependency is unavailable`, { cause: error });
+    }
+    throw error;
+  }
+};

@@ -1,0 +1,99 @@
+import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ConflictError } from '../core/errors';
+import type { ExportRecord } from '../core/model';
+import type { ExportRepository, Transition } from '../core/ports';
+import type { ExportState } from '../core/schemas/export';
+import { translateAwsErrors } from './aws-errors';
+import {
+  clearOutbox,
+  GSI1,
+  getItem,
+  keys,
+  outboxSortKey,
+  stripKeys,
+  type TableContext,
+  transitionItem,
+} from './dynamo-table';
+
+/** Data exports: one item per export in its client's partition; GSI1 lists the exports of one job. */
+export class DynamoExportRepository implements ExportRepository {
+  constructor(private readonly ctx: TableContext) {}
+
+  private key(clientId: string, id: string) {
+    return { PK: keys.client(clientId), SK: keys.export(id) };
+  }
+
+  async create(exp: ExportRecord): Promise<void> {
+    await translateAwsErrors('create export', () =>
+      this.ctx.doc.send(
+        new PutCommand({
+          TableName: this.ctx.tableName,
+          Item: {
+            ...this.key(exp.clientId, exp.id),
+            GSI1PK: keys.jobExports(exp.clientId, exp.jobId),
+            GSI1SK: `${exp.createdAt}#${exp.id}`,
+            GSI2PK: keys.outbox,
+            GSI2SK: outboxSortKey(exp.createdAt, 'export', exp.clientId, exp.id),
+            entity: 'export',
+            ...exp,
+          },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
+      ),
+    );
+  }
+
+  async get(clientId: string, id: string): Promise<ExportRecord | undefined> {
+    const item = await getItem(this.ctx, this.key(clientId, id), 'read export');
+    return item ? stripKeys<ExportRecord>(item) : undefined;
+  }
+
+  async listForJob(clientId: string, jobId: string): Promise<ExportRecord[]> {
+    const items: ExportRecord[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const result = await translateAwsErrors('list exports of job', () =>
+        this.ctx.doc.send(
+          new QueryCommand({
+            TableName: this.ctx.tableName,
+            IndexName: GSI1,
+            KeyConditionExpression: 'GSI1PK = :p',
+            ExpressionAttributeValues: { ':p': keys.jobExports(clientId, jobId) },
+            ExclusiveStartKey: startKey,
+          }),
+        ),
+      );
+      items.push(...(result.Items ?? []).map((item) => stripKeys<ExportRecord>(item)));
+      startKey = result.LastEvaluatedKey;
+    } while (startKey);
+    return items;
+  }
+
+  transition(clientId: string, id: string, t: Transition<ExportState, ExportRecord>): Promise<ExportRecord> {
+    return transitionItem(this.ctx, this.key(clientId, id), t, 'export transition');
+  }
+
+  markEnqueued(clientId: string, id: string): Promise<void> {
+    return clearOutbox(this.ctx, this.key(clientId, id), 'mark export enqueued');
+  }
+
+  async deleteUnenqueued(clientId: string, id: string): Promise<boolean> {
+    try {
+      await translateAwsErrors('delete unqueued export', () =>
+        this.ctx.doc.send(
+          new DeleteCommand({
+            TableName: this.ctx.tableName,
+            Key: this.key(clientId, id),
+            ConditionExpression: 'attribute_exists(GSI2PK) AND #version = :one',
+            ExpressionAttributeNames: { '#version': 'version' },
+            ExpressionAttributeValues: { ':one': 1 },
+          }),
+        ),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConflictError) return false;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConflictError } from '../core/errors';
+import type { FileRecord } from '../core/model';
+import type { FileRepository } from '../core/ports';
+import { translateAwsErrors } from './aws-errors';
+import { getItem, keys, stripKeys, type TableContext } from './dynamo-table';
+
+export class DynamoFileRepository implements FileRepository {
+  constructor(private readonly ctx: TableContext) {}
+
+  private key(clientId: string, id: string) {
+    return { PK: keys.client(clientId), SK: keys.file(id) };
+  }
+
+  async create(file: FileRecord): Promise<void> {
+    await translateAwsErrors('create file', () =>
+      this.ctx.doc.send(
+        new PutCommand({
+          TableName: this.ctx.tableName,
+          Item: { ...this.key(file.clientId, file.id), entity: 'file', ...file },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
+      ),
+    );
+  }
+
+  async get(clientId: string, id: string): Promise<FileRecord | undefined> {
+    const item = await getItem(this.ctx, this.key(clientId, id), 'read file');
+    return item ? stripKeys<FileRecord>(item) : undefined;
+  }
+
+  async markUploaded(clientId: string, id: string, sizeBytes: number, at: string): Promise<FileRecord> {
+    try {
+      const result = await translateAwsErrors('mark file uploaded', () =>
+        this.ctx.doc.send(
+          new UpdateCommand({
+            TableName: this.ctx.tableName,
+            Key: this.key(clientId, id),
+            UpdateExpression: 'SET #state = :uploaded, sizeBytes = :size, updatedAt = :at',
+            ConditionExpression: 'attribute_exists(PK) AND #state = :pending',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: {
+              ':uploaded': 'uploaded',
+              ':pending': 'pending',
+              ':size': sizeBytes,
+              ':at': at,
+            },
+            ReturnValues: 'ALL_NEW',
+          }),
+        ),
+      );
+      return stripKeys<FileRecord>(result.Attributes ?? {});
+    } catch (error) {
+      // Two readers saw the upload at once: the other one marked it; read what it wrote.
+      if (error instanceof ConflictError) {
+        const current = await this.get(clientId, id);
+        if (current) return current;
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConflictError } from '../core/errors';
+import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '../core/ports';
+import { translateAwsErrors } from './aws-errors';
+import { getItem, keys, stripKeys, type TableContext } from './dynamo-table';
+
+/**
+ * Idempotency records in the client's partition, keyed by a hash of the client's Idempotency-Key. Expiry is
+ * checked in the condition (DynamoDB's TTL deletes expired items only eventually, and the local emulator
+ * never does).
+ */
+export class DynamoIdempotencyStore implements IdempotencyStore {
+  constructor(private readonly ctx: TableContext) {}
+
+  private key(clientId: string, key: string) {
+    const hash = createHash('sha256').update(key, 'utf8').digest('hex');
+    return { PK: keys.client(clientId), SK: keys.idempotency(hash) };
+  }
+
+  async claim(record: IdempotencyRecord, nowSeconds: number): Promise<IdempotencyRecord | undefined> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await translateAwsErrors('claim idempotency key', () =>
+          this.ctx.doc.send(
+            new PutCommand({
+              TableName: this.ctx.tableName,
+              Item: { ...this.key(record.clientId, record.key), entity: 'idempotency', ...record },
+              ConditionExpression:
+                'attribute_not_exists(PK) OR expiresAt < :now OR (#state = :inProgress AND lockExpiresAt < :now)',
+              ExpressionAttributeNames: { '#state': 'state' },
+              ExpressionAttributeValues: { ':now': nowSeconds, ':inProgress': 'in_progress' },
+            }),
+          ),
+        );
+        return undefined;
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error;
+        const existing = await getItem(
+          this.ctx,
+          this.key(record.clientId, record.key),
+          'read idempotency key',
+        );
+        // Released between our write and our read: try to claim it again.
+        if (existing) return stripKeys<IdempotencyRecord>(existing);
+      }
+    }
+    throw new ConflictError('The idempotency key is contended.');
+  }
+
+  async complete(clientId: string, key: string, response: StoredResponse): Promise<void> {
+    await translateAwsErrors('complete idempotency key', () =>
+      this.ctx.doc.send(
+        new UpdateCommand({
+          TableName: this.ctx.tableName,
+          Key: this.key(clientId, key),
+          UpdateExpression: 'SET #state = :completed, #response = :response',
+          ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
+          ExpressionAttributeValues: { ':completed': 'completed', ':response': response },
+        }),
+      ),
+    );
+  }
+
+  async release(clientId: string, key: string): Promise<void> {
+    await translateAwsErrors('release idempotency key', () =>
+      this.ctx.doc.send(new DeleteCommand({ TableName: this.ctx.tableName, Key: this.key(clientId, key) })),
+    );
+  }
+}

@@ -1,0 +1,156 @@
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TABLE } from '../../lib/resources';
+import { ConflictError, NotFoundError } from '../core/errors';
+import type { Transition } from '../core/ports';
+import { translateAwsErrors } from './aws-errors';
+
+/** The single table's key layout. Every tenant-owned record lives in its client's partition. */
+export const keys = {
+  client: (clientId: string) => `CLIENT#${clientId}`,
+  job: (id: string) => `JOB#${id}`,
+  export: (id: string) => `EXPORT#${id}`,
+  file: (id: string) => `FILE#${id}`,
+  profile: 'PROFILE',
+  idempotency: (keyHash: string) => `IDEMPOTENCY#${keyHash}`,
+  apiKey: (digest: string) => `APIKEY#${digest}`,
+  clientJobs: (clientId: string) => `CLIENT#${clientId}#JOBS`,
+  jobExports: (clientId: string, jobId: string) => `CLIENT#${clientId}#JOB#${jobId}#EXPORTS`,
+  allKeys: 'APIKEYS',
+  outbox: 'OUTBOX',
+} as const;
+
+export const GSI1 = TABLE.indexes[0]!.name;
+export const GSI2 = TABLE.indexes[1]!.name;
+
+export interface TableContext {
+  readonly doc: DynamoDBDocumentClient;
+  readonly tableName: string;
+}
+
+const KEY_ATTRIBUTES = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'entity'] as const;
+
+/** Strips the table's key attributes from an item, leaving the record. */
+export const stripKeys = <T>(item: Record<string, unknown>): T => {
+  const record = { ...item };
+  for (const attribute of KEY_ATTRIBUTES) delete record[attribute];
+  return record as T;
+};
+
+/**
+ * Applies a state transition as one conditional UpdateItem: the write happens only if the record is still
+ * in one of `from` (and at `expectedVersion` when given), and bumps `version`. A duplicate or stale message
+ * therefore cannot move a record backwards or apply twice.
+ */
+export const transitionItem = async <S extends string, R>(
+  ctx: TableContext,
+  key: { PK: string; SK: string },
+  t: Transition<S, R>,
+  what: string,
+): Promise<R> => {
+  const names: Record<string, string> = {
+    '#state': 'state',
+    '#version': 'version',
+    '#updatedAt': 'updatedAt',
+  };
+  const values: Record<string, unknown> = { ':to': t.to, ':one': 1, ':at': t.at };
+  const sets = ['#state = :to', '#version = #version + :one', '#updatedAt = :at'];
+  Object.entries(t.set ?? {}).forEach(([field, value], i) => {
+    if (value === undefined) return;
+    names[`#f${i}`] = field;
+    values[`:f${i}`] = value;
+    sets.push(`#f${i} = :f${i}`);
+  });
+  const from = t.from.map((state, i) => {
+    values[`:from${i}`] = state;
+    return `:from${i}`;
+  });
+  let condition = `attribute_exists(PK) AND #state IN (${from.join(', ')})`;
+  if (t.expectedVersion !== undefined) {
+    values[':expected'] = t.expectedVersion;
+    condition += ' AND #version = :expected';
+  }
+  try {
+    const result = await translateAwsErrors(what, () =>
+      ctx.doc.send(
+        new UpdateCommand({
+          TableName: ctx.tableName,
+          Key: key,
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    return stripKeys<R>(result.Attributes ?? {});
+  } catch (error) {
+    if (error instanceof ConflictError) {
+      const current = await getItem(ctx, key, what);
+      if (!current) throw new NotFoundError(`${what}: no such record`, { cause: error });
+    }
+    throw error;
+  }
+};
+
+export const getItem = async (
+  ctx: TableContext,
+  key: { PK: string; SK: string },
+  what: string,
+): Promise<Record<string, unknown> | undefined> => {
+  const result = await translateAwsErrors(what, () =>
+    ctx.doc.send(new GetCommand({ TableName: ctx.tableName, Key: key, ConsistentRead: true })),
+  );
+  return result.Item;
+};
+
+/** Clears the outbox mark of a record that has reached its queue. */
+export const clearOutbox = async (
+  ctx: TableContext,
+  key: { PK: string; SK: string },
+  what: string,
+): Promise<void> => {
+  try {
+    await translateAwsErrors(what, () =>
+      ctx.doc.send(
+        new UpdateCommand({
+          TableName: ctx.tableName,
+          Key: key,
+          UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
+          ConditionExpression: 'attribute_exists(PK)',
+        }),
+      ),
+    );
+  } catch (error) {
+    if (!(error instanceof ConflictError)) throw error;
+  }
+};
+
+/** The outbox entry's sort key: creation time first, so the reconciler reads the oldest first. */
+export const outboxSortKey = (
+  createdAt: string,
+  kind: 'job' | 'export',
+  clientId: string,
+  id: string,
+): string => `${createdAt}#${kind}#${clientId}#${id}`;
+
+/** Opaque pagination cursors: base64url of the last item's sort keys. */
+export const encodeCursor = (value: Record<string, string>): string =>
+  Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
+
+export const decodeCursor = (
+  cursor: string,
+  fields: readonly string[],
+): Record<string, string> | undefined => {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (!value || typeof value !== 'object') return undefined;
+    const record = value as Record<string, unknown>;
+    if (!fields.every((f) => typeof record[f] === 'string' && (record[f] as string).length <= 512))
+      return undefined;
+    if (Object.keys(record).length !== fields.length) return undefined;
+    return record as Record<string, string>;
+  } catch {
+    return undefined;
+  }
+};

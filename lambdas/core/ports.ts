@@ -1,0 +1,173 @@
+import type { ExportRecord, FileRecord, JobRecord } from './model';
+import type { ExportState } from './schemas/export';
+import type { JobState, JobType, ProcessingType } from './schemas/job';
+
+/**
+ * Ports: what the use cases need from the outside world. Adapters (lambdas/adapters) implement them with
+ * DynamoDB, SQS and S3; tests implement them in memory. Adapters translate SDK failures into domain errors:
+ * a lost conditional write is a ConflictError, throttling or an outage a DependencyUnavailableError.
+ */
+
+export interface Page<T> {
+  readonly items: T[];
+  readonly nextCursor: string | null;
+}
+
+export interface JobListQuery {
+  readonly state?: JobState;
+  readonly jobType?: JobType;
+  readonly limit: number;
+  readonly cursor?: string;
+}
+
+/** A conditional move from one of `from` to `to`, optionally pinned to a version, with other fields set. */
+export interface Transition<S, R> {
+  readonly from: readonly S[];
+  readonly to: S;
+  readonly expectedVersion?: number;
+  readonly set?: Partial<Omit<R, 'id' | 'clientId' | 'state' | 'version' | 'createdAt'>>;
+  readonly at: string;
+}
+
+/** A record written but not yet confirmed on its queue (SPEC: no job may be stranded). */
+export interface OutboxEntry {
+  readonly kind: 'job' | 'export';
+  readonly clientId: string;
+  readonly id: string;
+  readonly createdAt: string;
+}
+
+export interface JobRepository {
+  /** Stores a new job, marked as waiting in the outbox until `markEnqueued`. */
+  create(job: JobRecord): Promise<void>;
+  get(clientId: string, id: string): Promise<JobRecord | undefined>;
+  list(clientId: string, query: JobListQuery): Promise<Page<JobRecord>>;
+  /** Throws ConflictError when the job is not in `from` (or not at `expectedVersion`), NotFoundError if absent. */
+  transition(clientId: string, id: string, t: Transition<JobState, JobRecord>): Promise<JobRecord>;
+  markEnqueued(clientId: string, id: string): Promise<void>;
+  /** Removes a job that never reached its queue, if it is still untouched. Returns false if it was not. */
+  deleteUnenqueued(clientId: string, id: string): Promise<boolean>;
+}
+
+export interface ExportRepository {
+  create(exp: ExportRecord): Promise<void>;
+  get(clientId: string, id: string): Promise<ExportRecord | undefined>;
+  listForJob(clientId: string, jobId: string): Promise<ExportRecord[]>;
+  transition(clientId: string, id: string, t: Transition<ExportState, ExportRecord>): Promise<ExportRecord>;
+  markEnqueued(clientId: string, id: string): Promise<void>;
+  deleteUnenqueued(clientId: string, id: string): Promise<boolean>;
+}
+
+export interface OutboxReader {
+  /** Entries created before `olderThan` that are still waiting to be enqueued, oldest first. */
+  pending(olderThan: string, limit: number): Promise<OutboxEntry[]>;
+}
+
+export interface FileRepository {
+  create(file: FileRecord): Promise<void>;
+  get(clientId: string, id: string): Promise<FileRecord | undefined>;
+  markUploaded(clientId: string, id: string, sizeBytes: number, at: string): Promise<FileRecord>;
+}
+
+export interface JobMessage {
+  readonly kind: 'job';
+  readonly clientId: string;
+  readonly jobId: string;
+}
+
+export interface ExportMessage {
+  readonly kind: 'export';
+  readonly clientId: string;
+  readonly exportId: string;
+}
+
+export interface WorkQueue {
+  /** Rush and standard jobs go to separate queues so that rush work is served first. */
+  sendJob(message: JobMessage, processingType: ProcessingType): Promise<void>;
+  sendExport(message: ExportMessage): Promise<void>;
+}
+
+export interface SignedUrl {
+  readonly url: string;
+  readonly expiresAt: string;
+}
+
+export interface ObjectStore {
+  presignUpload(key: string, contentType: string, expiresInSeconds: number): Promise<SignedUrl>;
+  presignDownload(key: string, expiresInSeconds: number): Promise<SignedUrl>;
+  /** Size in bytes, or undefined when no object has that key. */
+  size(key: string): Promise<number | undefined>;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+export interface IdGenerator {
+  uuid(): string;
+}
+
+export interface ApiKeyRecord {
+  readonly digest: string;
+  readonly keyId: string;
+  readonly clientId: string;
+  readonly scope: 'client' | 'operator';
+  readonly createdAt: string;
+  readonly revokedAt: string | null;
+  /** The client's usage-plan identifier, returned by the authorizer so that throttling is per client. */
+  readonly usageKey: string;
+}
+
+export interface WebhookSecret {
+  readonly secret: string;
+  readonly createdAt: string;
+  /** Set on the previous secret when a new one is issued: both sign until then (rotation). */
+  readonly expiresAt: string | null;
+}
+
+export interface ClientRecord {
+  readonly clientId: string;
+  readonly createdAt: string;
+  /** Not a secret: the value of the API Gateway API key that the usage plan throttles this client by. */
+  readonly usageKey: string;
+  /** Newest first. */
+  readonly webhookSecrets: readonly WebhookSecret[];
+}
+
+export interface CredentialRepository {
+  findKey(digest: string): Promise<ApiKeyRecord | undefined>;
+  putKey(key: ApiKeyRecord): Promise<void>;
+  listKeys(clientId?: string): Promise<ApiKeyRecord[]>;
+  /** Throws NotFoundError for an unknown key. Revoking twice keeps the first time. */
+  revokeKey(digest: string, at: string): Promise<ApiKeyRecord>;
+  getClient(clientId: string): Promise<ClientRecord | undefined>;
+  /** Creates the client if absent; returns the stored record either way. */
+  ensureClient(client: ClientRecord): Promise<ClientRecord>;
+  setWebhookSecrets(clientId: string, secrets: readonly WebhookSecret[]): Promise<void>;
+}
+
+/** What an idempotent create stores: the first response, replayed to repeats (SPEC 5.1). */
+export interface StoredResponse {
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+export interface IdempotencyRecord {
+  readonly clientId: string;
+  readonly key: string;
+  readonly fingerprint: string;
+  readonly state: 'in_progress' | 'completed';
+  readonly response: StoredResponse | null;
+  /** Epoch seconds after which the record no longer counts (checked in code; TTL deletes it later). */
+  readonly expiresAt: number;
+  /** Epoch seconds after which an in-progress record is considered abandoned (a crashed request). */
+  readonly lockExpiresAt: number;
+}
+
+export interface IdempotencyStore {
+  /** Writes the record unless a live one exists; returns the existing live record instead. */
+  claim(record: IdempotencyRecord, nowSeconds: number): Promise<IdempotencyRecord | undefined>;
+  complete(clientId: string, key: string, response: StoredResponse): Promise<void>;
+  release(clientId: string, key: string): Promise<void>;
+}

@@ -1,0 +1,169 @@
+import { z } from 'zod';
+
+/** Seed 2.1: the three job types. */
+export const JOB_TYPES = ['new_menu', 'new_retail_catalog', 'retail_image_mapping'] as const;
+export type JobType = (typeof JOB_TYPES)[number];
+
+export const PROCESSING_TYPES = ['standard', 'rush'] as const;
+export type ProcessingType = (typeof PROCESSING_TYPES)[number];
+
+/** SPEC 3.1: the documented languages (`ll_cc`), default `en_us`. */
+export const LANGUAGES = [
+  'en_us',
+  'en_gb',
+  'en_ca',
+  'en_au',
+  'fr_ca',
+  'fr_fr',
+  'es_us',
+  'es_mx',
+  'es_es',
+  'de_de',
+  'it_it',
+  'pt_br',
+  'nl_nl',
+  'ja_jp',
+  'ko_kr',
+  'zh_cn',
+  'zh_tw',
+] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = 'en_us';
+
+export const LIMITS = {
+  catalogSources: 50,
+  imageSources: 10_000,
+  urlLength: 2048,
+  merchantName: 255,
+  merchantAddress: 1000,
+  merchantToken: 255,
+  instructions: 10_000,
+  metadataKeys: 50,
+  metadataKeyLength: 40,
+  metadataValueLength: 500,
+  clientMappingsBytes: 100 * 1024,
+  bodyBytes: 1024 * 1024,
+  sourceFileBytes: 100 * 1024 * 1024,
+} as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+export const isUuid = (value: string): boolean => UUID.test(value);
+
+/** True for an absolute `http:` or `https:` URL with a host. */
+export const isHttpUrl = (value: string): boolean => {
+  if (!/^https?:\/\//i.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+};
+
+const httpUrl = z
+  .string()
+  .max(LIMITS.urlLength, { message: `must be at most ${LIMITS.urlLength} characters` })
+  .refine(isHttpUrl, { message: 'must be an absolute http(s) URL' });
+
+/** A catalog source: an http(s) URL, or the id of a file uploaded through POST /v1/files. */
+export const catalogSourceSchema = z
+  .string()
+  .max(LIMITS.urlLength, { message: `must be at most ${LIMITS.urlLength} characters` })
+  .refine((s) => isUuid(s) || isHttpUrl(s), {
+    message: 'must be an http(s) URL or the id of an uploaded file',
+  });
+
+const nonBlank = (max: number) =>
+  z
+    .string()
+    .max(max, { message: `must be at most ${max} characters` })
+    .refine((s) => s.trim().length > 0, { message: 'must not be blank' });
+
+export const metadataSchema = z
+  .record(
+    z
+      .string()
+      .min(1)
+      .max(LIMITS.metadataKeyLength, {
+        message: `keys must be at most ${LIMITS.metadataKeyLength} characters`,
+      }),
+    z.string().max(LIMITS.metadataValueLength, {
+      message: `values must be strings of at most ${LIMITS.metadataValueLength} characters`,
+    }),
+  )
+  .refine((m) => Object.keys(m).length <= LIMITS.metadataKeys, {
+    message: `must have at most ${LIMITS.metadataKeys} keys`,
+  });
+
+export const clientMappingsSchema = z
+  .record(z.string(), z.unknown())
+  .refine((m) => Buffer.byteLength(JSON.stringify(m), 'utf8') <= LIMITS.clientMappingsBytes, {
+    message: `must be at most ${LIMITS.clientMappingsBytes} bytes when serialised`,
+  });
+
+const commonJobData = {
+  catalog_sources: z
+    .array(catalogSourceSchema)
+    .min(1, { message: 'must have at least 1 entry' })
+    .max(LIMITS.catalogSources, { message: `must have at most ${LIMITS.catalogSources} entries` }),
+  merchant_name: nonBlank(LIMITS.merchantName),
+  merchant_address: z.string().max(LIMITS.merchantAddress).optional(),
+  merchant_token: z.string().max(LIMITS.merchantToken).optional(),
+  instructions: z.string().max(LIMITS.instructions).optional(),
+  client_mappings: clientMappingsSchema.optional(),
+};
+
+const catalogJobData = z.strictObject({
+  ...commonJobData,
+  language: z.enum(LANGUAGES).default(DEFAULT_LANGUAGE),
+});
+
+const imageMappingJobData = z.strictObject({
+  ...commonJobData,
+  image_sources: z
+    .array(httpUrl)
+    .min(1, { message: 'must have at least 1 entry' })
+    .max(LIMITS.imageSources, { message: `must have at most ${LIMITS.imageSources} entries` }),
+});
+
+const jobFields = {
+  processing_type: z.enum(PROCESSING_TYPES),
+  metadata: metadataSchema.optional(),
+};
+
+/** Seed 2.1/2.2 with SPEC 3.1's rules: job_data's shape depends on job_type; unknown fields are rejected. */
+export const jobSchema = z.discriminatedUnion('job_type', [
+  z.strictObject({ job_type: z.literal('new_menu'), job_data: catalogJobData, ...jobFields }),
+  z.strictObject({ job_type: z.literal('new_retail_catalog'), job_data: catalogJobData, ...jobFields }),
+  z.strictObject({
+    job_type: z.literal('retail_image_mapping'),
+    job_data: imageMappingJobData,
+    ...jobFields,
+  }),
+]);
+
+export const createJobRequestSchema = z.strictObject({ job: jobSchema });
+
+export type CreateJobRequest = z.infer<typeof createJobRequestSchema>;
+export type JobSpec = CreateJobRequest['job'];
+export type JobData = JobSpec['job_data'];
+
+/** GET /v1/jobs query parameters. */
+export const JOB_STATES = [
+  'initiated',
+  'processing',
+  'in_review',
+  'completed',
+  'failed',
+  'canceled',
+] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+export const listJobsQuerySchema = z.strictObject({
+  state: z.enum(JOB_STATES).optional(),
+  job_type: z.enum(JOB_TYPES).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().min(1).max(2048).optional(),
+});
+export type ListJobsQuery = z.infer<typeof listJobsQuerySchema>;

@@ -1,0 +1,81 @@
+import { NotFoundError } from '../errors';
+import type { DeliveryLink, FileRecord } from '../model';
+import type { Clock, FileRepository, IdGenerator, ObjectStore } from '../ports';
+import type { CreateFileRequest } from '../schemas/file';
+import { isUuid } from '../schemas/job';
+
+export interface FileDeps {
+  readonly files: FileRepository;
+  readonly uploads: ObjectStore;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+}
+
+/** SPEC 3.3: upload URLs are valid for 15 minutes. */
+export const UPLOAD_URL_TTL_SECONDS = 15 * 60;
+
+/** Where a client's uploaded file lives in the uploads bucket: under the client's own prefix. */
+export const uploadKey = (clientId: string, fileId: string): string => `uploads/${clientId}/${fileId}`;
+
+/** Registers an upload and returns a presigned PUT for its bytes. */
+export const createFile = async (
+  deps: FileDeps,
+  clientId: string,
+  request: CreateFileRequest,
+): Promise<{ file: FileRecord; upload: DeliveryLink }> => {
+  const id = deps.ids.uuid();
+  const objectKey = uploadKey(clientId, id);
+  const upload = await deps.uploads.presignUpload(objectKey, request.content_type, UPLOAD_URL_TTL_SECONDS);
+  const at = deps.clock.now().toISOString();
+  const file: FileRecord = {
+    id,
+    clientId,
+    state: 'pending',
+    filename: request.filename,
+    contentType: request.content_type,
+    objectKey,
+    sizeBytes: null,
+    createdAt: at,
+    updatedAt: at,
+    uploadExpiresAt: upload.expiresAt,
+  };
+  await deps.files.create(file);
+  return { file, upload };
+};
+
+/** A pending file whose bytes have arrived in S3 is marked `uploaded` with its size. */
+export const refreshUpload = async (
+  deps: Pick<FileDeps, 'files' | 'uploads' | 'clock'>,
+  file: FileRecord,
+): Promise<FileRecord> => {
+  if (file.state !== 'pending') return file;
+  const size = await deps.uploads.size(file.objectKey);
+  if (size === undefined) return file;
+  return deps.files.markUploaded(file.clientId, file.id, size, deps.clock.now().toISOString());
+};
+
+/**
+ * Reads a file; a pending file whose bytes have arrived in S3 is marked `uploaded` with its size.
+ * The upload URL is shown again while the file is pending and the URL has not expired.
+ */
+export const getFile = async (
+  deps: FileDeps,
+  clientId: string,
+  id: string,
+): Promise<{ file: FileRecord; upload: DeliveryLink | null }> => {
+  const found = isUuid(id) ? await deps.files.get(clientId, id) : undefined;
+  if (!found) throw new NotFoundError(`No file has the id ${id}.`);
+  const file = await refreshUpload(deps, found);
+  const stillOpen = file.state === 'pending' && Date.parse(file.uploadExpiresAt) > deps.clock.now().getTime();
+  const upload = stillOpen
+    ? await deps.uploads.presignUpload(
+        file.objectKey,
+        file.contentType,
+        secondsUntil(deps, file.uploadExpiresAt),
+      )
+    : null;
+  return { file, upload };
+};
+
+const secondsUntil = (deps: Pick<FileDeps, 'clock'>, iso: string): number =>
+  Math.max(1, Math.floor((Date.parse(iso) - deps.clock.now().getTime()) / 1000));

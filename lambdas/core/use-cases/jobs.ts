@@ -1,0 +1,166 @@
+import {
+  ConflictError,
+  DependencyUnavailableError,
+  type FieldError,
+  InvalidStateError,
+  NotFoundError,
+  ValidationError,
+} from '../errors';
+import type { JobRecord } from '../model';
+import type {
+  Clock,
+  FileRepository,
+  IdGenerator,
+  JobListQuery,
+  JobRepository,
+  ObjectStore,
+  Page,
+  WorkQueue,
+} from '../ports';
+import { isUuid, type JobSpec, LIMITS, type ProcessingType } from '../schemas/job';
+import { CANCELABLE_JOB_STATES, isTerminalJobState } from '../states';
+import { refreshUpload } from './files';
+
+export interface JobSettings {
+  /** SLA per processing type, in hours (SPEC 3.1: rush 24 h, standard 72 h). */
+  readonly slaHours: Readonly<Record<ProcessingType, number>>;
+}
+
+export const DEFAULT_JOB_SETTINGS: JobSettings = { slaHours: { rush: 24, standard: 72 } };
+
+export interface JobDeps {
+  readonly jobs: JobRepository;
+  readonly files: FileRepository;
+  readonly uploads: ObjectStore;
+  readonly queue: WorkQueue;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly jobSettings: JobSettings;
+}
+
+const addHours = (date: Date, hours: number): string =>
+  new Date(date.getTime() + hours * 3_600_000).toISOString();
+
+/**
+ * Checks that every uploaded-file id in catalog_sources is a file of this client that has been uploaded.
+ * URLs are checked when the worker fetches them (SPEC 8), not here.
+ */
+const checkUploadedSources = async (deps: JobDeps, clientId: string, spec: JobSpec): Promise<void> => {
+  const problems: FieldError[] = [];
+  await Promise.all(
+    spec.job_data.catalog_sources.map(async (source, index) => {
+      if (!isUuid(source)) return;
+      const pointer = `/job/job_data/catalog_sources/${index}`;
+      const found = await deps.files.get(clientId, source);
+      const file = found && (await refreshUpload(deps, found));
+      if (!file) {
+        problems.push({ pointer, code: 'file_not_found', message: `no uploaded file has the id ${source}` });
+      } else if (file.state !== 'uploaded') {
+        problems.push({
+          pointer,
+          code: 'file_not_uploaded',
+          message:
+            'the file has not been uploaded yet: PUT its bytes to upload_url, then read it with GET /v1/files/{id}',
+        });
+      } else if ((file.sizeBytes ?? 0) > LIMITS.sourceFileBytes) {
+        problems.push({ pointer, code: 'file_too_large', message: 'source files may be at most 100 MB' });
+      }
+    }),
+  );
+  if (problems.length > 0) {
+    problems.sort((a, b) => a.pointer.localeCompare(b.pointer, 'en', { numeric: true }));
+    throw new ValidationError('Some catalog sources cannot be used.', problems);
+  }
+};
+
+/**
+ * Creates a job in state `initiated` and enqueues it (seed 4.1). If the enqueue fails the job is removed
+ * again and a DependencyUnavailableError (503) is thrown; if even the removal fails, the job stays in the
+ * outbox and the reconciler enqueues it, so no job is ever stranded.
+ */
+export const createJob = async (deps: JobDeps, clientId: string, spec: JobSpec): Promise<JobRecord> => {
+  await checkUploadedSources(deps, clientId, spec);
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const job: JobRecord = {
+    id: deps.ids.uuid(),
+    clientId,
+    state: 'initiated',
+    version: 1,
+    jobType: spec.job_type,
+    processingType: spec.processing_type,
+    jobData: spec.job_data,
+    metadata: spec.metadata ?? {},
+    results: {},
+    createdAt: at,
+    updatedAt: at,
+    dueAt: addHours(now, deps.jobSettings.slaHours[spec.processing_type]),
+    completedAt: null,
+    error: null,
+  };
+  await deps.jobs.create(job);
+  try {
+    await deps.queue.sendJob({ kind: 'job', clientId, jobId: job.id }, job.processingType);
+  } catch (error) {
+    await deps.jobs.deleteUnenqueued(clientId, job.id).catch(() => false);
+    throw new DependencyUnavailableError('The job could not be queued; it was not created.', {
+      cause: error,
+    });
+  }
+  // The job is on its queue; if clearing the outbox mark fails the reconciler enqueues it once more, and the
+  // worker's conditional transition makes that harmless.
+  await deps.jobs.markEnqueued(clientId, job.id).catch(() => undefined);
+  return job;
+};
+
+export const getJob = async (
+  deps: Pick<JobDeps, 'jobs'>,
+  clientId: string,
+  id: string,
+): Promise<JobRecord> => {
+  const job = isUuid(id) ? await deps.jobs.get(clientId, id) : undefined;
+  if (!job) throw new NotFoundError(`No job has the id ${id}.`);
+  return job;
+};
+
+export const listJobs = (
+  deps: Pick<JobDeps, 'jobs'>,
+  clientId: string,
+  query: JobListQuery,
+): Promise<Page<JobRecord>> => deps.jobs.list(clientId, query);
+
+/** Cancels a job that has not started processing or is waiting for review (SPEC 4); else InvalidStateError. */
+export const cancelJob = async (
+  deps: Pick<JobDeps, 'jobs' | 'clock'>,
+  clientId: string,
+  id: string,
+): Promise<JobRecord> => {
+  const job = await getJob(deps, clientId, id);
+  if (!CANCELABLE_JOB_STATES.includes(job.state)) {
+    throw new InvalidStateError(
+      `A job can be canceled only while it is ${CANCELABLE_JOB_STATES.join(' or ')}; this one is ${job.state}.`,
+    );
+  }
+  const at = deps.clock.now().toISOString();
+  try {
+    return await deps.jobs.transition(clientId, id, {
+      from: CANCELABLE_JOB_STATES,
+      to: 'canceled',
+      expectedVersion: job.version,
+      set: { completedAt: at },
+      at,
+    });
+  } catch (error) {
+    if (error instanceof ConflictError) {
+      const now = await getJob(deps, clientId, id);
+      throw new InvalidStateError(`The job moved to ${now.state} while it was being canceled.`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+};
+
+/** Seconds a client should wait before polling again (SPEC 5.1), or undefined once terminal. */
+export const jobRetryAfterSeconds = (job: JobRecord): number | undefined =>
+  isTerminalJobState(job.state) ? undefined : job.processingType === 'rush' ? 5 : 30;

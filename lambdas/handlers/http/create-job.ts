@@ -1,0 +1,21 @@
+import { jobResource } from '../../core/model';
+import { createJobRequestSchema } from '../../core/schemas/job';
+import { createJob } from '../../core/use-cases/jobs';
+import { parseOrThrow } from '../../core/validation';
+import { type AppDeps, defaultDeps } from '../../shared/deps';
+import { httpRoute, json, lazy } from '../../shared/http';
+
+/** POST /v1/jobs (seed 4.1): 201 with the job in `initiated` and a Location header. */
+export const makeCreateJobHandler = (deps: AppDeps) =>
+  httpRoute(deps, { scope: 'client', body: 'json', idempotent: true }, async (event, principal) => {
+    const request = parseOrThrow(createJobRequestSchema, event.body);
+    const job = await createJob(deps, principal.clientId, request.job);
+    deps.logger.info('job created', {
+      job_id: job.id,
+      job_type: job.jobType,
+      processing_type: job.processingType,
+    });
+    return json(201, jobResource(job), { location: `/v1/jobs/${job.id}` });
+  });
+
+export const handler = lazy(() => makeCreateJobHandler(defaultDeps()));

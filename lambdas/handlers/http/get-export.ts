@@ -1,0 +1,18 @@
+import { exportResource } from '../../core/model';
+import { deliveryLink, exportRetryAfterSeconds, getExport } from '../../core/use-cases/exports';
+import { type AppDeps, defaultDeps } from '../../shared/deps';
+import { httpRoute, json, lazy, pathParam } from '../../shared/http';
+
+/** GET /v1/data_exports/{id}: poll an export; a completed one carries a freshly signed delivery_url. */
+export const makeGetExportHandler = (deps: AppDeps) =>
+  httpRoute(deps, { scope: 'client' }, async (event, principal) => {
+    const exp = await getExport(deps, principal.clientId, pathParam(event, 'id'));
+    const retryAfter = exportRetryAfterSeconds(exp);
+    return json(
+      200,
+      exportResource(exp, await deliveryLink(deps, exp)),
+      retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) },
+    );
+  });
+
+export const handler = lazy(() => makeGetExportHandler(defaultDeps()));

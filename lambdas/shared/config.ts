@@ -1,0 +1,64 @@
+import { ENV } from '../../lib/resources';
+import type { JobSettings } from '../core/use-cases/jobs';
+
+/** Everything the Lambda code reads from its environment, read once, here and nowhere else. */
+export interface Config {
+  readonly region: string;
+  readonly tableName: string;
+  readonly queueUrls: { jobsRush: string; jobsStandard: string; exports: string; callbacks: string };
+  readonly buckets: { uploads: string; catalogs: string; exports: string };
+  /** Set by the local runtime: the emulators' endpoints. Unset in AWS. */
+  readonly endpoints: { dynamodb?: string; sqs?: string; s3?: string };
+  readonly s3ForcePathStyle: boolean;
+  readonly allowHttpCallbacks: boolean;
+  readonly allowLoopbackUrls: boolean;
+  readonly jobSettings: JobSettings;
+  readonly serviceName: string;
+}
+
+const required = (env: NodeJS.ProcessEnv, name: string): string => {
+  const value = env[name];
+  if (!value) throw new Error(`Missing environment variable ${name}`);
+  return value;
+};
+
+const flag = (value: string | undefined, fallback: boolean): boolean =>
+  value === undefined || value === '' ? fallback : /^(1|true|yes|on)$/i.test(value);
+
+const positive = (value: string | undefined, fallback: number, name: string): number => {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number`);
+  return n;
+};
+
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
+  region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+  tableName: required(env, ENV.tableName),
+  queueUrls: {
+    jobsRush: required(env, ENV.queueUrl.jobsRush),
+    jobsStandard: required(env, ENV.queueUrl.jobsStandard),
+    exports: required(env, ENV.queueUrl.exports),
+    callbacks: required(env, ENV.queueUrl.callbacks),
+  },
+  buckets: {
+    uploads: required(env, ENV.bucket.uploads),
+    catalogs: required(env, ENV.bucket.catalogs),
+    exports: required(env, ENV.bucket.exports),
+  },
+  endpoints: {
+    dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB || undefined,
+    sqs: env.AWS_ENDPOINT_URL_SQS || undefined,
+    s3: env.AWS_ENDPOINT_URL_S3 || undefined,
+  },
+  s3ForcePathStyle: flag(env.S3_FORCE_PATH_STYLE, false),
+  allowHttpCallbacks: flag(env.ALLOW_HTTP_CALLBACKS, false),
+  allowLoopbackUrls: flag(env.ALLOW_LOOPBACK_URLS, false),
+  jobSettings: {
+    slaHours: {
+      rush: positive(env.RUSH_SLA_HOURS, 24, 'RUSH_SLA_HOURS'),
+      standard: positive(env.STANDARD_SLA_HOURS, 72, 'STANDARD_SLA_HOURS'),
+    },
+  },
+  serviceName: env.POWERTOOLS_SERVICE_NAME ?? 'catalog-jobs',
+});

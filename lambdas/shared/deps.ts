@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoCredentialRepository } from '../adapters/dynamo-credential-repository';
+import { DynamoExportRepository } from '../adapters/dynamo-export-repository';
+import { DynamoFileRepository } from '../adapters/dynamo-file-repository';
+import { DynamoIdempotencyStore } from '../adapters/dynamo-idempotency-store';
+import { DynamoJobRepository } from '../adapters/dynamo-job-repository';
+import { DynamoOutboxReader } from '../adapters/dynamo-outbox-reader';
+import { S3ObjectStore } from '../adapters/s3-object-store';
+import { SqsWorkQueue } from '../adapters/sqs-work-queue';
+import type {
+  Clock,
+  CredentialRepository,
+  ExportRepository,
+  FileRepository,
+  IdempotencyStore,
+  IdGenerator,
+  JobRepository,
+  ObjectStore,
+  OutboxReader,
+  WorkQueue,
+} from '../core/ports';
+import type { JobSettings } from '../core/use-cases/jobs';
+import { type Config, loadConfig } from './config';
+
+/** Everything a handler needs, built once per Lambda container (or per local runtime, or per test). */
+export interface AppDeps {
+  readonly jobs: JobRepository;
+  readonly exports: ExportRepository;
+  readonly files: FileRepository;
+  readonly credentials: CredentialRepository;
+  readonly idempotency: IdempotencyStore;
+  readonly outbox: OutboxReader;
+  readonly queue: WorkQueue;
+  readonly uploads: ObjectStore;
+  readonly exportFiles: ObjectStore;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly logger: Logger;
+  readonly jobSettings: JobSettings;
+  readonly allowHttpCallbacks: boolean;
+  readonly allowLoopbackUrls: boolean;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+export const randomIds: IdGenerator = { uuid: () => randomUUID() };
+
+/** The AWS SDK clients for a configuration: the emulators locally, the real services in AWS. */
+export const awsClients = (config: Config) => {
+  const dynamo = new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb });
+  return {
+    dynamo,
+    doc: DynamoDBDocumentClient.from(dynamo, {
+      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+    }),
+    sqs: new SQSClient({ region: config.region, endpoint: config.endpoints.sqs }),
+    s3: new S3Client({
+      region: config.region,
+      endpoint: config.endpoints.s3,
+      forcePathStyle: config.s3ForcePathStyle,
+    }),
+  };
+};
+
+export const buildDeps = (config: Config, overrides: Partial<AppDeps> = {}): AppDeps => {
+  const { doc, sqs, s3 } = awsClients(config);
+  const table = { doc, tableName: config.tableName };
+  const clock = overrides.clock ?? systemClock;
+  return {
+    jobs: new DynamoJobRepository(table),
+    exports: new DynamoExportRepository(table),
+    files: new DynamoFileRepository(table),
+    credentials: new DynamoCredentialRepository(table),
+    idempotency: new DynamoIdempotencyStore(table),
+    outbox: new DynamoOutboxReader(table),
+    queue: new SqsWorkQueue(sqs, config.queueUrls),
+    uploads: new S3ObjectStore(s3, config.buckets.uploads, clock),
+    exportFiles: new S3ObjectStore(s3, config.buckets.exports, clock),
+    clock,
+    ids: randomIds,
+    logger: new Logger({ serviceName: config.serviceName }),
+    jobSettings: config.jobSettings,
+    allowHttpCallbacks: config.allowHttpCallbacks,
+    allowLoopbackUrls: config.allowLoopbackUrls,
+    ...overrides,
+  };
+};
+
+let cached: AppDeps | undefined;
+
+/** The process's dependencies, built on first use from process.env (a Lambda container's cold start). */
+export const defaultDeps = (): AppDeps => {
+  cached ??= buildDeps(loadConfig(process.env));
+  return cached;
+};

@@ -1,0 +1,230 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import jsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { Principal, Scope } from '../core/auth';
+import {
+  ForbiddenError,
+  PayloadTooLargeError,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from '../core/errors';
+import { LIMITS } from '../core/schemas/job';
+import { checkIdempotencyKey, claimIdempotencyKey, requestFingerprint } from '../core/use-cases/idempotency';
+import type { AppDeps } from './deps';
+import { toProblem } from './problem';
+
+export type ApiEvent = Omit<APIGatewayProxyEvent, 'body'> & { body: unknown; rawBody?: string | null };
+export type ApiResult = APIGatewayProxyResult & { headers: Record<string, string> };
+export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+/** A JSON response. */
+export const json = (statusCode: number, body: unknown, headers: Record<string, string> = {}): ApiResult => ({
+  statusCode,
+  headers: { 'content-type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+});
+
+export const header = (event: Pick<APIGatewayProxyEvent, 'headers'>, name: string): string | undefined => {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(event.headers ?? {})) {
+    if (key.toLowerCase() === wanted && value !== undefined) return value;
+  }
+  return undefined;
+};
+
+export const requestIdOf = (event: Pick<APIGatewayProxyEvent, 'requestContext'>): string =>
+  event.requestContext?.requestId ?? 'unknown';
+
+/** The caller as the authorizer described it (SPEC 2: the tenant id is passed to every handler). */
+export const principalOf = (event: Pick<APIGatewayProxyEvent, 'requestContext'>): Principal => {
+  const context = event.requestContext?.authorizer as Record<string, unknown> | null | undefined;
+  const clientId = context?.clientId;
+  const scope = context?.scope;
+  if (typeof clientId !== 'string' || (scope !== 'client' && scope !== 'operator')) {
+    throw new UnauthorizedError('A valid API key is required: Authorization: Token api_key=<API_KEY>.');
+  }
+  return { clientId, scope, keyId: typeof context?.keyId === 'string' ? context.keyId : 'unknown' };
+};
+
+export const pathParam = (event: Pick<APIGatewayProxyEvent, 'pathParameters'>, name: string): string =>
+  event.pathParameters?.[name] ?? '';
+
+/**
+ * Outermost middleware: every response carries `x-request-id`; every error becomes a problem+json body
+ * (SPEC 7). Errors at 500 and above are logged with their cause and shown to the client only generically.
+ */
+const apiEnvelope = (deps: Pick<AppDeps, 'logger'>): MiddlewareObj<ApiEvent, ApiResult> => ({
+  before: (request) => {
+    deps.logger.appendKeys({ request_id: requestIdOf(request.event) });
+  },
+  after: (request) => {
+    if (request.response) {
+      request.response.headers = { ...request.response.headers, 'x-request-id': requestIdOf(request.event) };
+    }
+    deps.logger.removeKeys(['request_id', 'client_id']);
+  },
+  onError: (request) => {
+    const requestId = requestIdOf(request.event);
+    const problem = toProblem(request.error, requestId);
+    if (problem.status >= 500) {
+      deps.logger.error('request failed', { error: request.error as Error, status: problem.status });
+    } else {
+      deps.logger.info('request refused', { status: problem.status, code: problem.body.code });
+    }
+    request.response = {
+      statusCode: problem.status,
+      headers: { ...problem.headers, 'x-request-id': requestId },
+      body: JSON.stringify(problem.body),
+    };
+    deps.logger.removeKeys(['request_id', 'client_id']);
+  },
+});
+
+/** Only keys of `scope` may call the route: a client key on an operations route gets 403 (SPEC 5.4). */
+const requireScope = (deps: Pick<AppDeps, 'logger'>, scope: Scope): MiddlewareObj<ApiEvent, ApiResult> => ({
+  before: (request) => {
+    const principal = principalOf(request.event);
+    deps.logger.appendKeys({ client_id: principal.clientId });
+    if (principal.scope !== scope) {
+      throw new ForbiddenError(`This route needs a key with the ${scope} scope.`);
+    }
+  },
+});
+
+const parser = jsonBodyParser();
+
+/**
+ * Request bodies: at most 1 MB (413), `application/json` (415), well-formed JSON (400). The parsed body
+ * replaces `event.body`; the raw text stays in `event.rawBody`.
+ */
+const jsonRequestBody = (): MiddlewareObj<ApiEvent, ApiResult> => ({
+  before: async (request) => {
+    const raw = typeof request.event.body === 'string' ? request.event.body : null;
+    request.event.rawBody = raw;
+    const bytes =
+      raw === null ? 0 : Buffer.byteLength(raw, request.event.isBase64Encoded ? 'base64' : 'utf8');
+    if (bytes > LIMITS.bodyBytes) {
+      throw new PayloadTooLargeError(
+        `The body is ${bytes} bytes; the limit is ${LIMITS.bodyBytes} bytes (1 MB).`,
+      );
+    }
+    const contentType = header(request.event, 'content-type');
+    if (!contentType || !/^application\/(.+\+)?json\s*($|;)/i.test(contentType)) {
+      throw new UnsupportedMediaTypeError('Send the body as JSON with Content-Type: application/json.');
+    }
+    if (raw === null || raw.trim() === '') {
+      throw new ValidationError('The request body is empty; a JSON object is expected.', [
+        { pointer: '', code: 'required', message: 'a JSON object is required' },
+      ]);
+    }
+    try {
+      // middy's parser also handles base64-encoded bodies and the headers' casing.
+      await parser.before?.(request as never);
+    } catch {
+      throw new ValidationError('The request body is not valid JSON.', [
+        { pointer: '', code: 'malformed_json', message: 'the body could not be parsed as JSON' },
+      ]);
+    }
+  },
+});
+
+/**
+ * SPEC 5.1 `Idempotency-Key`: a repeat with the same body replays the first response; another body gets
+ * 422; a repeat while the first is in flight gets 409. Only successful responses are kept: a request that
+ * failed (validation, or a dependency) releases the key and stores nothing.
+ */
+const idempotency = (deps: Pick<AppDeps, 'idempotency' | 'clock'>): MiddlewareObj<ApiEvent, ApiResult> => {
+  const claimed = new WeakMap<object, { clientId: string; key: string }>();
+  const release = async (request: { event: ApiEvent }) => {
+    const claim = claimed.get(request.event);
+    if (!claim) return;
+    claimed.delete(request.event);
+    await deps.idempotency.release(claim.clientId, claim.key);
+  };
+  return {
+    before: async (request) => {
+      const raw = header(request.event, 'idempotency-key');
+      if (raw === undefined) return undefined;
+      const key = checkIdempotencyKey(raw);
+      const { clientId } = principalOf(request.event);
+      const route = `${request.event.httpMethod} ${request.event.resource}`;
+      const outcome = await claimIdempotencyKey(deps.idempotency, {
+        clientId,
+        key,
+        fingerprint: requestFingerprint(route, request.event.body),
+        nowSeconds: Math.floor(deps.clock.now().getTime() / 1000),
+      });
+      if (outcome.kind === 'replay') {
+        const { statusCode, headers, body } = outcome.response;
+        // An early return skips the other middlewares, so the envelope's header is set here too.
+        const replayed = { 'idempotent-replayed': 'true', 'x-request-id': requestIdOf(request.event) };
+        return { statusCode, headers: { ...headers, ...replayed }, body };
+      }
+      claimed.set(request.event, { clientId, key });
+      return undefined;
+    },
+    after: async (request) => {
+      const claim = claimed.get(request.event);
+      const response = request.response;
+      if (!claim || !response) return;
+      if (response.statusCode >= 200 && response.statusCode < 300) {
+        claimed.delete(request.event);
+        await deps.idempotency.complete(claim.clientId, claim.key, {
+          statusCode: response.statusCode,
+          headers: response.headers,
+          body: response.body,
+        });
+      } else {
+        await release(request);
+      }
+    },
+    onError: async (request) => {
+      // If the release fails the key stays locked until its lock expires (60 s); the client still gets
+      // the original error, not this one.
+      await release(request).catch(() => undefined);
+    },
+  };
+};
+
+export interface RouteOptions {
+  readonly scope: Scope;
+  readonly body?: 'json' | 'none';
+  readonly idempotent?: boolean;
+}
+
+/**
+ * Builds an API Gateway proxy handler from a route function: envelope, scope check, JSON body and
+ * idempotency, in that order. The function receives the parsed body and the caller's principal.
+ */
+export const httpRoute = (
+  deps: AppDeps,
+  options: RouteOptions,
+  route: (event: ApiEvent, principal: Principal) => Promise<ApiResult>,
+): ApiHandler => {
+  const chain = middy<ApiEvent, ApiResult>().use(apiEnvelope(deps)).use(requireScope(deps, options.scope));
+  if (options.body === 'json') chain.use(jsonRequestBody());
+  if (options.idempotent) chain.use(idempotency(deps));
+  return chain.handler(async (event) => route(event, principalOf(event))) as unknown as ApiHandler;
+};
+
+/**
+ * Defers building a handler (and its AWS clients) to the first invocation, so that importing a handler
+ * module never reads the environment: tests import the factory, Lambda and the local runtime the handler.
+ */
+export const lazy = <H extends (...args: never[]) => unknown>(build: () => H): H => {
+  let built: H | undefined;
+  return ((...args: Parameters<H>) => {
+    built ??= build();
+    return built(...args);
+  }) as H;
+};
+
+/** Query string parameters as a plain object (API Gateway gives null when there are none). */
+export const queryOf = (
+  event: Pick<APIGatewayProxyEvent, 'queryStringParameters'>,
+): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(event.queryStringParameters ?? {})) if (v !== undefined) out[k] = v;
+  return out;
+};

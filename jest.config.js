@@ -10,6 +10,7 @@ const common = {
   transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
+  setupFiles: ['<rootDir>/test/helpers/jest-env.ts'],
 };
 
 export default {

@@ -62,6 +62,8 @@ export const awsClients = (config: Config) => {
       region: config.region,
       endpoint: config.endpoints.s3,
       forcePathStyle: config.s3ForcePathStyle,
+      // Otherwise presigned PUTs carry the checksum of an empty body and S3 rejects the client's upload.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
     }),
   };
 };

@@ -1,0 +1,439 @@
+import { z } from 'zod';
+import { ConflictError, InvalidStateError, NotFoundError } from '../errors';
+import type { CallbackStatus, ExportRecord, ExportResource } from '../model';
+import { OutboundBlockedError, OutboundError, type OutboundHttp, readBody } from '../outbound';
+import type { Clock, CredentialRepository } from '../ports';
+import { isTerminalExportState } from '../states';
+import {
+  type ExportEvent,
+  exportEvent,
+  nextDelaySeconds,
+  notBeforeAfter,
+  SQS_MAX_DELAY_SECONDS,
+  signWebhook,
+  sqsDelayFor,
+  WebhookSecretError,
+} from '../webhooks';
+import { activeWebhookSecrets } from './credentials';
+
+/**
+ * Delivery of the export callbacks of SPEC 6, one attempt per queue message. The export record is the source
+ * of truth: its `callback.attempts` says which attempt is next, and every outcome is a conditional write on
+ * it, so a duplicate or stale message is recognised and skipped instead of counted twice.
+ *
+ * The body is rendered afresh on every attempt (renderExport): `delivery_url` is then valid when the
+ * receiver gets it, and `callback` shows the attempts so far. Standard Webhooks allows this; what stays the
+ * same on every attempt is `webhook-id` (the message's eventId) and the body's `timestamp` (when the
+ * export became terminal). `webhook-timestamp` is the time of each attempt, as receivers require.
+ */
+
+/** A message on the callback queue: one delivery attempt of one event. */
+export const callbackMessageSchema = z.strictObject({
+  kind: z.literal('callback'),
+  clientId: z.string().min(1),
+  exportId: z.uuid(),
+  /** The webhook-id: the same on every attempt and on an operator's replay. */
+  eventId: z.string().min(1).max(255),
+  /** 1-based number of the attempt this message asks for. */
+  attempt: z.int().min(1),
+  /** The attempt is not to be made before this time (a wait longer than SQS's 15-minute delay). */
+  notBefore: z.iso.datetime().optional(),
+});
+export type CallbackMessage = z.infer<typeof callbackMessageSchema>;
+
+/** What a failed delivery leaves for an operator: the event, why it failed, and how to replay it. */
+export interface CallbackDeadLetter {
+  readonly clientId: string;
+  readonly exportId: string;
+  readonly eventId: string;
+  readonly reason: CallbackFailureReason;
+  readonly attempts: number;
+  readonly lastStatus: number | null;
+  readonly failedAt: string;
+  /** The body of the last attempt; null when none could be rendered (no signing secret). */
+  readonly event: ExportEvent | null;
+}
+
+export interface CallbackWrite {
+  /**
+   * The write applies only while the stored callback still has this state and attempt count; a null or
+   * absent `callback` counts as `{ state: 'pending', attempts: 0 }`. Otherwise ConflictError.
+   */
+  readonly expected: { readonly state: CallbackStatus['state']; readonly attempts: number };
+  readonly next: CallbackStatus;
+}
+
+/** PORT: the exports as callbacks need them. */
+export interface CallbackExportStore {
+  get(clientId: string, exportId: string): Promise<ExportRecord | undefined>;
+  /** Finds an export by its id alone, whatever its client: for the operator's replay only. */
+  findById(exportId: string): Promise<ExportRecord | undefined>;
+  /**
+   * Sets the export's `callback` field and nothing else: never its state, version or updated_at.
+   * Conditional on `expected` (ConflictError when it no longer holds); NotFoundError when absent.
+   */
+  updateCallback(clientId: string, exportId: string, write: CallbackWrite): Promise<ExportRecord>;
+}
+
+/** PORT: the callback queue. `delaySeconds` is at most 900 (SQS DelaySeconds). */
+export interface CallbackQueue {
+  sendCallback(message: CallbackMessage, delaySeconds: number): Promise<void>;
+}
+
+/** PORT: where finally failed events are kept for an operator (a DLQ). */
+export interface CallbackDeadLetters {
+  put(letter: CallbackDeadLetter): Promise<void>;
+}
+
+export interface CallbackDeps {
+  readonly exports: CallbackExportStore;
+  readonly credentials: Pick<CredentialRepository, 'getClient'>;
+  readonly http: OutboundHttp;
+  readonly queue: CallbackQueue;
+  readonly deadLetters: CallbackDeadLetters;
+  readonly clock: Clock;
+  /** The export as GET shows it, with a freshly signed delivery link. */
+  readonly renderExport: (exp: ExportRecord) => Promise<ExportResource>;
+  /** Waits between attempts: DEFAULT_RETRY_DELAYS, or parseRetryDelays(CALLBACK_RETRY_DELAYS). */
+  readonly retryDelays: readonly number[];
+  /** For the jitter; Math.random when absent. */
+  readonly random?: () => number;
+}
+
+/** SPEC 6: any 2xx within 15 s is success. */
+export const CALLBACK_TIMEOUT_MS = 15_000;
+/** The receiver's answer is not used; only this much of it is read (and then dropped). */
+export const CALLBACK_RESPONSE_MAX_BYTES = 16 * 1024;
+
+export const PENDING_CALLBACK: CallbackStatus = Object.freeze({
+  state: 'pending',
+  attempts: 0,
+  last_status: null,
+  last_attempt_at: null,
+});
+
+/**
+ * The webhook-id of an export's callback. An export becomes terminal once, so it has exactly one event: a
+ * duplicate export message, every retry and an operator's replay all carry this same id.
+ */
+export const callbackEventId = (exportId: string): string => `msg_${exportId}`;
+
+/**
+ * The message that starts an export's callbacks, sent (delay 0) by whoever makes the export terminal, which
+ * should also set `callback` to PENDING_CALLBACK in that same transition so that GET shows it.
+ */
+export const firstCallbackMessage = (exp: Pick<ExportRecord, 'id' | 'clientId'>): CallbackMessage => ({
+  kind: 'callback',
+  clientId: exp.clientId,
+  exportId: exp.id,
+  eventId: callbackEventId(exp.id),
+  attempt: 1,
+});
+
+export type CallbackFailureReason =
+  /** The receiver answered 410 Gone: it wants no more. */
+  | 'gone'
+  /** The callback URL is refused by the outbound guard (private address, bad scheme...). */
+  | 'blocked'
+  /** Another permanent outbound failure. */
+  | 'outbound_error'
+  /** The client has no usable signing secret. */
+  | 'no_signing_secret'
+  /** Every attempt of the schedule failed. */
+  | 'exhausted';
+
+export type RetryReason = 'http_status' | 'redirect' | 'network_error';
+
+export type CallbackOutcome =
+  | { readonly kind: 'delivered'; readonly attempt: number; readonly status: number }
+  | {
+      readonly kind: 'retry';
+      readonly attempt: number;
+      readonly status: number | null;
+      readonly reason: RetryReason;
+      /** The whole wait before the next attempt (may exceed the SQS delay it was sent with). */
+      readonly retryAfterSeconds: number;
+      readonly next: CallbackMessage;
+    }
+  | {
+      readonly kind: 'failed';
+      readonly attempt: number;
+      readonly status: number | null;
+      readonly reason: CallbackFailureReason;
+    }
+  /** Not due yet: the message went back on the queue for `delaySeconds`. */
+  | { readonly kind: 'deferred'; readonly delaySeconds: number }
+  /** The attempt had been recorded but its follow-up may not have been sent: it was sent (again). */
+  | { readonly kind: 'resumed'; readonly next: CallbackMessage | null }
+  | {
+      readonly kind: 'skipped';
+      readonly reason:
+        | 'not_found'
+        | 'no_callback_url'
+        | 'not_terminal'
+        | 'settled'
+        | 'stale'
+        /** Another worker recorded this attempt first (a duplicate message). */
+        | 'conflict';
+    };
+
+type AttemptResult =
+  | { readonly kind: 'delivered'; readonly status: number }
+  | {
+      readonly kind: 'retryable';
+      readonly status: number | null;
+      readonly reason: RetryReason;
+      readonly retryAfter?: string;
+    }
+  | { readonly kind: 'permanent'; readonly status: number | null; readonly reason: CallbackFailureReason };
+
+/**
+ * Makes the attempt a callback message asks for, records its outcome on the export and sends what follows:
+ * the next attempt (through the queue, carrying `notBefore` past SQS's 15 minutes) or, after a permanent
+ * failure or the last attempt, the event to the dead letters. 2xx delivers; 410 and a blocked URL stop at
+ * once; 3xx (redirects are not followed), other statuses and network errors are retried on the schedule,
+ * a longer Retry-After winning. Never changes the export's own state.
+ *
+ * Errors of the ports (DependencyUnavailableError...) propagate: the message is then retried by the queue,
+ * and the attempt is made again with the same webhook-id.
+ */
+export const deliverCallback = async (
+  deps: CallbackDeps,
+  message: CallbackMessage,
+): Promise<CallbackOutcome> => {
+  const now = deps.clock.now();
+  const wait = sqsDelayFor(message.notBefore, now);
+  if (!wait.due) {
+    await deps.queue.sendCallback(message, wait.delaySeconds);
+    return { kind: 'deferred', delaySeconds: wait.delaySeconds };
+  }
+  const exp = await deps.exports.get(message.clientId, message.exportId);
+  if (!exp) return { kind: 'skipped', reason: 'not_found' };
+  if (exp.callbackUrl === null) return { kind: 'skipped', reason: 'no_callback_url' };
+  if (!isTerminalExportState(exp.state)) return { kind: 'skipped', reason: 'not_terminal' };
+  const current = exp.callback ?? PENDING_CALLBACK;
+  if (current.state !== 'pending') return { kind: 'skipped', reason: 'settled' };
+  if (current.attempts === message.attempt) return resume(deps, message, current, now);
+  if (current.attempts !== message.attempt - 1) return { kind: 'skipped', reason: 'stale' };
+
+  const { result, event } = await attempt(deps, exp, exp.callbackUrl, message, now);
+  const recorded = {
+    attempts: message.attempt,
+    last_status: result.status,
+    last_attempt_at: now.toISOString(),
+  };
+  const expected = { state: 'pending', attempts: current.attempts } as const;
+
+  if (result.kind === 'delivered') {
+    if (!(await record(deps, message, { expected, next: { state: 'delivered', ...recorded } }))) {
+      return { kind: 'skipped', reason: 'conflict' };
+    }
+    return { kind: 'delivered', attempt: message.attempt, status: result.status };
+  }
+
+  if (result.kind === 'retryable') {
+    const delay = nextDelaySeconds(message.attempt, deps.retryDelays, result.retryAfter, {
+      random: deps.random,
+      now: deps.clock.now(),
+    });
+    if (delay !== null) {
+      if (!(await record(deps, message, { expected, next: { state: 'pending', ...recorded } }))) {
+        return { kind: 'skipped', reason: 'conflict' };
+      }
+      const next: CallbackMessage = {
+        ...message,
+        attempt: message.attempt + 1,
+        notBefore: notBeforeAfter(deps.clock.now(), delay),
+      };
+      await deps.queue.sendCallback(next, Math.min(delay, SQS_MAX_DELAY_SECONDS));
+      return {
+        kind: 'retry',
+        attempt: message.attempt,
+        status: result.status,
+        reason: result.reason,
+        retryAfterSeconds: delay,
+        next,
+      };
+    }
+  }
+
+  const reason = result.kind === 'permanent' ? result.reason : 'exhausted';
+  return fail(deps, message, { expected, next: { state: 'failed', ...recorded } }, reason, event);
+};
+
+/** Renders, signs and POSTs one attempt, and classifies the answer. */
+const attempt = async (
+  deps: CallbackDeps,
+  exp: ExportRecord,
+  url: string,
+  message: CallbackMessage,
+  now: Date,
+): Promise<{ result: AttemptResult; event: ExportEvent | null }> => {
+  const client = await deps.credentials.getClient(message.clientId);
+  const secrets = client ? activeWebhookSecrets(client.webhookSecrets, now) : [];
+  if (secrets.length === 0) {
+    return { result: { kind: 'permanent', status: null, reason: 'no_signing_secret' }, event: null };
+  }
+  const event = exportEvent(await deps.renderExport(exp));
+  const body = JSON.stringify(event);
+  let headers: Record<string, string>;
+  try {
+    headers = signWebhook({
+      id: message.eventId,
+      timestamp: Math.floor(now.getTime() / 1000),
+      body,
+      secrets,
+    });
+  } catch (error) {
+    if (error instanceof WebhookSecretError) {
+      return { result: { kind: 'permanent', status: null, reason: 'no_signing_secret' }, event };
+    }
+    throw error;
+  }
+  try {
+    const response = await deps.http.request({
+      url,
+      method: 'POST',
+      headers,
+      body,
+      timeoutMs: CALLBACK_TIMEOUT_MS,
+      maxBytes: CALLBACK_RESPONSE_MAX_BYTES,
+      followRedirects: false,
+    });
+    // The answer's content does not matter; reading it frees the connection, and a failure while reading
+    // it cannot undo the status already received.
+    await readBody(response).catch(() => undefined);
+    return { result: classify(response.status, response.headers['retry-after']), event };
+  } catch (error) {
+    if (!(error instanceof OutboundError)) throw error;
+    if (error.retryable)
+      return { result: { kind: 'retryable', status: null, reason: 'network_error' }, event };
+    const reason = error instanceof OutboundBlockedError ? 'blocked' : 'outbound_error';
+    return { result: { kind: 'permanent', status: null, reason }, event };
+  }
+};
+
+/** SPEC 6: 2xx delivers, 410 stops, anything else (a 3xx included: redirects are not followed) is retried. */
+const classify = (status: number, retryAfter: string | undefined): AttemptResult => {
+  if (status >= 200 && status < 300) return { kind: 'delivered', status };
+  if (status === 410) return { kind: 'permanent', status, reason: 'gone' };
+  const reason = status >= 300 && status < 400 ? 'redirect' : 'http_status';
+  return retryAfter === undefined
+    ? { kind: 'retryable', status, reason }
+    : { kind: 'retryable', status, reason, retryAfter };
+};
+
+/** The conditional write of an outcome; false when another worker got there first. */
+const record = async (
+  deps: CallbackDeps,
+  message: CallbackMessage,
+  write: CallbackWrite,
+): Promise<boolean> => {
+  try {
+    await deps.exports.updateCallback(message.clientId, message.exportId, write);
+    return true;
+  } catch (error) {
+    if (error instanceof ConflictError) return false;
+    throw error;
+  }
+};
+
+/**
+ * The final failure. The dead letter is written before the record: if the record then fails, the queue
+ * retries the message and the worst case is a second dead letter of the same event, never none.
+ */
+const fail = async (
+  deps: CallbackDeps,
+  message: CallbackMessage,
+  write: CallbackWrite,
+  reason: CallbackFailureReason,
+  event: ExportEvent | null,
+): Promise<CallbackOutcome> => {
+  await deps.deadLetters.put({
+    clientId: message.clientId,
+    exportId: message.exportId,
+    eventId: message.eventId,
+    reason,
+    attempts: write.next.attempts,
+    lastStatus: write.next.last_status,
+    failedAt: deps.clock.now().toISOString(),
+    event,
+  });
+  if (!(await record(deps, message, write))) return { kind: 'skipped', reason: 'conflict' };
+  return { kind: 'failed', attempt: write.next.attempts, status: write.next.last_status, reason };
+};
+
+/**
+ * A message whose attempt is already recorded as made and still pending: the worker that made it may have
+ * stopped before sending the next attempt, so it is sent now (no new POST). Should that worker in fact have
+ * sent it, the two resulting messages for the next attempt make one POST between them: whichever comes
+ * second finds the attempt recorded and lands here again.
+ */
+const resume = async (
+  deps: CallbackDeps,
+  message: CallbackMessage,
+  current: CallbackStatus,
+  now: Date,
+): Promise<CallbackOutcome> => {
+  const delay = nextDelaySeconds(message.attempt, deps.retryDelays, undefined, { random: deps.random, now });
+  if (delay === null) {
+    // The schedule got shorter since this attempt was made: it was the last one.
+    const write: CallbackWrite = {
+      expected: { state: 'pending', attempts: current.attempts },
+      next: { ...current, state: 'failed' },
+    };
+    return fail(deps, message, write, 'exhausted', null);
+  }
+  const from = current.last_attempt_at === null ? now : new Date(current.last_attempt_at);
+  const next: CallbackMessage = {
+    ...message,
+    attempt: message.attempt + 1,
+    notBefore: notBeforeAfter(from, delay),
+  };
+  await deps.queue.sendCallback(next, sqsDelayFor(next.notBefore, now).delaySeconds);
+  return { kind: 'resumed', next };
+};
+
+export type ReplayDeps = Pick<CallbackDeps, 'exports' | 'queue' | 'clock'>;
+
+export interface ReplayResult {
+  readonly message: CallbackMessage;
+  /** The callback status before the replay. */
+  readonly previous: CallbackStatus;
+}
+
+/**
+ * `npm run callbacks -- replay <export id>`: starts a new series of attempts of an export's callback, with
+ * the same webhook-id (Standard Webhooks: a resent message keeps its id, so a receiver that did process it
+ * recognises it). `callback` goes back to pending with 0 attempts (last_status and last_attempt_at are
+ * kept until the next attempt); messages of the earlier series are then stale and skipped. A callback still
+ * pending (a series in flight) is replayed only with `force`.
+ *
+ * Throws NotFoundError (unknown export), InvalidStateError (no callback_url, export not terminal, pending
+ * without force), ConflictError (the callback changed meanwhile: run it again).
+ */
+export const replayCallback = async (
+  deps: ReplayDeps,
+  exportId: string,
+  options: { readonly force?: boolean } = {},
+): Promise<ReplayResult> => {
+  const exp = await deps.exports.findById(exportId);
+  if (!exp) throw new NotFoundError(`No data export has the id ${exportId}.`);
+  if (exp.callbackUrl === null) throw new InvalidStateError('The data export has no callback_url.');
+  if (!isTerminalExportState(exp.state)) {
+    throw new InvalidStateError(`The data export is ${exp.state}; its callback is sent once it is terminal.`);
+  }
+  const previous = exp.callback ?? PENDING_CALLBACK;
+  if (previous.state === 'pending' && options.force !== true) {
+    throw new InvalidStateError(
+      `The callback is still pending (${previous.attempts} attempts made); replay it with --force.`,
+    );
+  }
+  await deps.exports.updateCallback(exp.clientId, exp.id, {
+    expected: { state: previous.state, attempts: previous.attempts },
+    next: { ...previous, state: 'pending', attempts: 0 },
+  });
+  const message = firstCallbackMessage(exp);
+  await deps.queue.sendCallback(message, 0);
+  return { message, previous };
+};

@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ChangeMessageVisibilityBatchCommand,
+  DeleteMessageBatchCommand,
+  GetQueueAttributesCommand,
+  type Message,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { lambdaContext } from './api-gateway';
+
+export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined>;
+
+export interface PolledQueue {
+  readonly url: string;
+  readonly batchSize: number;
+}
+
+export interface PollerOptions {
+  readonly sqs: SQSClient;
+  readonly name: string;
+  /** Served in this order: a queue is read only when every queue before it is empty (rush first). */
+  readonly queues: readonly PolledQueue[];
+  readonly handler: SqsHandler;
+  /**
+   * Seconds before a failed message is seen again. Lambda leaves it to the queue's visibility timeout (6x
+   * the function timeout); locally that would be half an hour, so failures are retried sooner.
+   */
+  readonly retryVisibilitySeconds: number;
+  readonly idleWaitMs?: number;
+  readonly log?: (line: Record<string, unknown>) => void;
+}
+
+const toRecord = (message: Message, queueArn: string): SQSRecord => ({
+  messageId: message.MessageId!,
+  receiptHandle: message.ReceiptHandle!,
+  body: message.Body ?? '',
+  attributes: {
+    ApproximateReceiveCount: message.Attributes?.ApproximateReceiveCount ?? '1',
+    SentTimestamp: message.Attributes?.SentTimestamp ?? String(Date.now()),
+    SenderId: message.Attributes?.SenderId ?? 'local',
+    ApproximateFirstReceiveTimestamp:
+      message.Attributes?.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+  },
+  messageAttributes: {},
+  md5OfBody: message.MD5OfBody ?? '',
+  eventSource: 'aws:sqs',
+  eventSourceARN: queueArn,
+  awsRegion: 'us-east-1',
+});
+
+export interface Poller {
+  stop(): Promise<void>;
+  /** Resolves when every queue was found empty at least once after this call (used by tests). */
+  idle(): Promise<void>;
+}
+
+/**
+ * Feeds SQS batches to a consumer handler as Lambda's event source mapping does: records of one batch in
+ * one invocation, successful ones deleted, `batchItemFailures` left on the queue (redelivered, then moved
+ * to the dead-letter queue by the queue's redrive policy), and a thrown error failing the whole batch.
+ */
+export const startPoller = (options: PollerOptions): Poller => {
+  let running = true;
+  let wake: (() => void) | undefined;
+  const idleWaiters: (() => void)[] = [];
+  const arns = new Map<string, string>();
+
+  const arnOf = async (url: string): Promise<string> => {
+    const cached = arns.get(url);
+    if (cached) return cached;
+    const attrs = await options.sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }),
+    );
+    const arn = attrs.Attributes?.QueueArn ?? url;
+    arns.set(url, arn);
+    return arn;
+  };
+
+  const runBatch = async (queue: PolledQueue, messages: Message[]): Promise<void> => {
+    const arn = await arnOf(queue.url);
+    const records = messages.map((m) => toRecord(m, arn));
+    let failed = new Set<string>();
+    try {
+      const response = await options.handler(
+        { Records: records },
+        lambdaContext(options.name, randomUUID(), 300_000),
+      );
+      failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+    } catch (error) {
+      options.log?.({ level: 'WARN', message: `${options.name} batch failed`, error: String(error) });
+      failed = new Set(records.map((r) => r.messageId));
+    }
+    const succeeded = messages.filter((m) => !failed.has(m.MessageId!));
+    const retried = messages.filter((m) => failed.has(m.MessageId!));
+    if (succeeded.length > 0) {
+      await options.sqs.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: queue.url,
+          Entries: succeeded.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+        }),
+      );
+    }
+    if (retried.length > 0) {
+      await options.sqs.send(
+        new ChangeMessageVisibilityBatchCommand({
+          QueueUrl: queue.url,
+          Entries: retried.map((m, i) => ({
+            Id: String(i),
+            ReceiptHandle: m.ReceiptHandle!,
+            VisibilityTimeout: options.retryVisibilitySeconds,
+          })),
+        }),
+      );
+    }
+  };
+
+  const pollOnce = async (): Promise<boolean> => {
+    for (const queue of options.queues) {
+      const received = await options.sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queue.url,
+          MaxNumberOfMessages: queue.batchSize,
+          WaitTimeSeconds: 0,
+          MessageSystemAttributeNames: ['All'],
+        }),
+      );
+      const messages = received.Messages ?? [];
+      if (messages.length > 0) {
+        await runBatch(queue, messages);
+        return true;
+      }
+    }
+    return false;
+  };
+
+  const loop = (async () => {
+    while (running) {
+      let worked = false;
+      try {
+        worked = await pollOnce();
+      } catch (error) {
+        options.log?.({ level: 'WARN', message: `${options.name} poll failed`, error: String(error) });
+      }
+      if (!worked) {
+        for (const resolve of idleWaiters.splice(0)) resolve();
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, options.idleWaitMs ?? 200).unref();
+        });
+      }
+    }
+  })();
+
+  return {
+    stop: async () => {
+      running = false;
+      wake?.();
+      await loop;
+    },
+    idle: () => new Promise<void>((resolve) => idleWaiters.push(resolve)),
+  };
+};

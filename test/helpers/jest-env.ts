@@ -1,0 +1,4 @@
+// Quiet, deterministic test processes: the SDK's note about future Node versions and the services' logs
+// are not what the tests are about.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';

@@ -1,0 +1,61 @@
+import { makeCreateExportRequestSchema } from '../../lambdas/core/schemas/export';
+import { createFileRequestSchema } from '../../lambdas/core/schemas/file';
+
+const id = 'a3bb189e-8bf9-4888-9912-ace4e6543002';
+
+describe('data export request (seed 2.4, SPEC 3.2)', () => {
+  const strict = makeCreateExportRequestSchema({ allowHttpCallbacks: false });
+  const local = makeCreateExportRequestSchema({ allowHttpCallbacks: true });
+
+  it('accepts the seed request with and without callback_url', () => {
+    expect(strict.parse({ id, type: 'catalog' })).toEqual({ id, type: 'catalog' });
+    expect(strict.parse({ id, type: 'catalog', callback_url: 'https://hooks.test/x' }).callback_url).toBe(
+      'https://hooks.test/x',
+    );
+    expect(strict.parse({ id, type: 'catalog', callback_url: null }).callback_url).toBeNull();
+  });
+
+  it('rejects types other than catalog, ids that are not UUIDs, and unknown fields', () => {
+    expect(strict.safeParse({ id, type: 'menu' }).success).toBe(false);
+    expect(strict.safeParse({ id: '42', type: 'catalog' }).success).toBe(false);
+    expect(strict.safeParse({ id, type: 'catalog', format: 'csv' }).success).toBe(false);
+  });
+
+  it('requires https callbacks except in the local runtime', () => {
+    expect(strict.safeParse({ id, type: 'catalog', callback_url: 'http://hooks.test/x' }).success).toBe(
+      false,
+    );
+    expect(local.safeParse({ id, type: 'catalog', callback_url: 'http://127.0.0.1:9000/x' }).success).toBe(
+      true,
+    );
+    expect(local.safeParse({ id, type: 'catalog', callback_url: 'ftp://hooks.test/x' }).success).toBe(false);
+  });
+
+  it('refuses credentials embedded in the callback URL', () => {
+    expect(
+      strict.safeParse({ id, type: 'catalog', callback_url: 'https://user:pw@hooks.test/x' }).success,
+    ).toBe(false);
+  });
+});
+
+describe('file upload request (SPEC 3.3)', () => {
+  it('accepts a file name and a media type', () => {
+    expect(
+      createFileRequestSchema.parse({ filename: 'menu.csv', content_type: 'text/csv; charset=utf-8' }),
+    ).toEqual({
+      filename: 'menu.csv',
+      content_type: 'text/csv; charset=utf-8',
+    });
+  });
+  it.each([
+    { filename: '../etc/passwd', content_type: 'text/csv' },
+    { filename: 'a\\b.csv', content_type: 'text/csv' },
+    { filename: 'a\nb.csv', content_type: 'text/csv' },
+    { filename: '', content_type: 'text/csv' },
+    { filename: 'menu.csv', content_type: 'csv' },
+    { filename: 'menu.csv' },
+    { filename: 'menu.csv', content_type: 'text/csv', size: 3 },
+  ])('rejects %j', (body) => {
+    expect(createFileRequestSchema.safeParse(body).success).toBe(false);
+  });
+});

@@ -36,7 +36,9 @@ export interface LocalRuntime {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_STATE_FILE = path.join(process.cwd(), '.local', 'runtime.json');
+/** Where the running local stack describes itself for `npm run keys` (LOCAL_STATE_FILE overrides it). */
+export const DEFAULT_STATE_FILE =
+  process.env.LOCAL_STATE_FILE || path.join(process.cwd(), '.local', 'runtime.json');
 
 const handlersDir = path.join(process.cwd(), 'lambdas', 'handlers');
 

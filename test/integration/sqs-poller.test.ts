@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+} from '@aws-sdk/client-sqs';
+import type { SQSEvent } from 'aws-lambda';
+import { makeJobWorkerHandler } from '../../lambdas/handlers/queue/job-worker';
+import { startPoller } from '../../lib/local/sqs-poller';
+import { aJob, eventually, sqsRecord } from '../helpers/factories';
+import { emulatorDeps, sqsClient, uniqueClient } from '../helpers/integration';
+
+const sqs = sqsClient();
+
+/** A private queue pair for one test: maxReceiveCount 2 so dead-lettering happens quickly. */
+const queuePair = async () => {
+  const name = `t-${randomUUID().slice(0, 8)}`;
+  const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
+  const { Attributes } = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }),
+  );
+  const main = await sqs.send(
+    new CreateQueueCommand({
+      QueueName: name,
+      Attributes: {
+        VisibilityTimeout: '30',
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes!.QueueArn, maxReceiveCount: 2 }),
+      },
+    }),
+  );
+  return { url: main.QueueUrl!, dlqUrl: dlq.QueueUrl! };
+};
+
+const bodiesIn = async (url: string): Promise<string[]> => {
+  const { Messages = [] } = await sqs.send(
+    new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, VisibilityTimeout: 0 }),
+  );
+  return Messages.map((m) => m.Body!).sort();
+};
+
+describe('local SQS poller (Lambda event source mapping semantics)', () => {
+  it('deletes succeeded records, retries failed ones, and dead-letters after maxReceiveCount', async () => {
+    const { url, dlqUrl } = await queuePair();
+    const seen: Record<string, number> = {};
+    const poller = startPoller({
+      sqs,
+      name: 'test',
+      queues: [{ url, batchSize: 10 }],
+      retryVisibilitySeconds: 0,
+      idleWaitMs: 20,
+      handler: async (event: SQSEvent) => {
+        for (const r of event.Records) seen[r.body] = (seen[r.body] ?? 0) + 1;
+        return {
+          batchItemFailures: event.Records.filter((r) => r.body === 'bad').map((r) => ({
+            itemIdentifier: r.messageId,
+          })),
+        };
+      },
+    });
+    try {
+      await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'good' }));
+      await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'bad' }));
+      await eventually(async () => ((await bodiesIn(dlqUrl)).includes('bad') ? true : undefined), {
+        what: 'the DLQ',
+      });
+      expect(seen.good).toBe(1);
+      expect(seen.bad).toBe(2);
+      expect(await bodiesIn(url)).toEqual([]);
+    } finally {
+      await poller.stop();
+    }
+  });
+
+  it('fails the whole batch when the handler throws', async () => {
+    const { url, dlqUrl } = await queuePair();
+    let calls = 0;
+    const poller = startPoller({
+      sqs,
+      name: 'test',
+      queues: [{ url, batchSize: 10 }],
+      retryVisibilitySeconds: 0,
+      idleWaitMs: 20,
+      handler: async () => {
+        calls++;
+        throw new Error('crash');
+      },
+    });
+    try {
+      await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'x' }));
+      await eventually(async () => ((await bodiesIn(dlqUrl)).includes('x') ? true : undefined), {
+        what: 'the DLQ',
+      });
+      expect(calls).toBe(2);
+    } finally {
+      await poller.stop();
+    }
+  });
+
+  it('serves the first queue before the second (rush before standard)', async () => {
+    const rush = await queuePair();
+    const standard = await queuePair();
+    for (let i = 0; i < 3; i++)
+      await sqs.send(new SendMessageCommand({ QueueUrl: standard.url, MessageBody: `s${i}` }));
+    for (let i = 0; i < 3; i++)
+      await sqs.send(new SendMessageCommand({ QueueUrl: rush.url, MessageBody: `r${i}` }));
+    const order: string[] = [];
+    const poller = startPoller({
+      sqs,
+      name: 'test',
+      queues: [
+        { url: rush.url, batchSize: 1 },
+        { url: standard.url, batchSize: 1 },
+      ],
+      retryVisibilitySeconds: 0,
+      idleWaitMs: 20,
+      handler: async (event) => {
+        order.push(...event.Records.map((r) => r.body));
+        return { batchItemFailures: [] };
+      },
+    });
+    try {
+      await eventually(async () => (order.length === 6 ? true : undefined), { what: 'all six messages' });
+      expect(order.slice(0, 3).every((b) => b.startsWith('r'))).toBe(true);
+    } finally {
+      await poller.stop();
+    }
+  });
+});
+
+describe('job worker', () => {
+  const deps = emulatorDeps();
+  const worker = makeJobWorkerHandler(deps);
+  const context = { awsRequestId: 'x', getRemainingTimeInMillis: () => 30_000 } as never;
+
+  it('starts a job exactly once when the same message is delivered twice at once', async () => {
+    const client = uniqueClient();
+    const job = aJob({ clientId: client });
+    await deps.jobs.create(job);
+    const message = { kind: 'job', clientId: client, jobId: job.id };
+    const results = await Promise.all([
+      worker({ Records: [sqsRecord(message)] }, context),
+      worker({ Records: [sqsRecord(message)] }, context),
+    ]);
+    expect(results.flatMap((r) => r.batchItemFailures)).toEqual([]);
+    expect(await deps.jobs.get(client, job.id)).toMatchObject({ state: 'processing', version: 2 });
+  });
+
+  it('acknowledges a malformed message instead of retrying it forever', async () => {
+    const result = await worker({ Records: [sqsRecord('not json'), sqsRecord({ kind: 'job' })] }, context);
+    expect(result.batchItemFailures).toEqual([]);
+  });
+});

@@ -22,8 +22,9 @@ export default {
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/helpers/emulators-global-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/emulators-global-teardown.ts',
+      testTimeout: 30_000,
     },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], testTimeout: 60_000 },
     { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
   ],
 };

@@ -86,6 +86,10 @@ export const ENV = {
     exports: 'EXPORTS_QUEUE_URL',
     callbacks: 'CALLBACKS_QUEUE_URL',
   } satisfies Record<QueueKey, string>,
+  /** Callbacks that failed for good land here with their event, for `npm run callbacks -- replay`. */
+  callbackDeadLetterQueueUrl: 'CALLBACKS_DLQ_URL',
+  /** Comma-separated seconds between callback attempts (SPEC 6); unset: the Standard Webhooks schedule. */
+  callbackRetryDelays: 'CALLBACK_RETRY_DELAYS',
   bucket: {
     uploads: 'UPLOADS_BUCKET',
     catalogs: 'CATALOGS_BUCKET',

@@ -1,8 +1,9 @@
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError } from '../core/errors';
+import { DeleteCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConflictError, NotFoundError } from '../core/errors';
 import type { ExportRecord } from '../core/model';
 import type { ExportRepository, Transition } from '../core/ports';
 import type { ExportState } from '../core/schemas/export';
+import type { CallbackExportStore, CallbackWrite } from '../core/use-cases/callbacks';
 import { translateAwsErrors } from './aws-errors';
 import {
   clearOutbox,
@@ -16,7 +17,7 @@ import {
 } from './dynamo-table';
 
 /** Data exports: one item per export in its client's partition; GSI1 lists the exports of one job. */
-export class DynamoExportRepository implements ExportRepository {
+export class DynamoExportRepository implements ExportRepository, CallbackExportStore {
   constructor(private readonly ctx: TableContext) {}
 
   private key(clientId: string, id: string) {
@@ -95,5 +96,62 @@ export class DynamoExportRepository implements ExportRepository {
       if (error instanceof ConflictError) return false;
       throw error;
     }
+  }
+
+  /**
+   * Records a callback attempt: only `callback` changes (never the export's state or version), and only
+   * while the stored callback is still at the expected state and attempt count.
+   */
+  async updateCallback(clientId: string, id: string, write: CallbackWrite): Promise<ExportRecord> {
+    const isFirst = write.expected.state === 'pending' && write.expected.attempts === 0;
+    try {
+      const result = await translateAwsErrors('record callback attempt', () =>
+        this.ctx.doc.send(
+          new UpdateCommand({
+            TableName: this.ctx.tableName,
+            Key: this.key(clientId, id),
+            UpdateExpression: 'SET #callback = :next',
+            ConditionExpression: isFirst
+              ? 'attribute_exists(PK) AND (attribute_not_exists(#callback) OR #callback = :null OR (#callback.#state = :state AND #callback.attempts = :attempts))'
+              : 'attribute_exists(PK) AND #callback.#state = :state AND #callback.attempts = :attempts',
+            ExpressionAttributeNames: { '#callback': 'callback', '#state': 'state' },
+            ExpressionAttributeValues: {
+              ':next': write.next,
+              ':state': write.expected.state,
+              ':attempts': write.expected.attempts,
+              ...(isFirst ? { ':null': null } : {}),
+            },
+            ReturnValues: 'ALL_NEW',
+          }),
+        ),
+      );
+      return stripKeys<ExportRecord>(result.Attributes ?? {});
+    } catch (error) {
+      if (error instanceof ConflictError && !(await this.get(clientId, id))) {
+        throw new NotFoundError('No such export.', { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  /** An export by id alone, for the operator's replay command. A scan: operators run it rarely, by hand. */
+  async findById(id: string): Promise<ExportRecord | undefined> {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const result = await translateAwsErrors('find export', () =>
+        this.ctx.doc.send(
+          new ScanCommand({
+            TableName: this.ctx.tableName,
+            FilterExpression: 'SK = :sk',
+            ExpressionAttributeValues: { ':sk': keys.export(id) },
+            ExclusiveStartKey: startKey,
+          }),
+        ),
+      );
+      const item = result.Items?.[0];
+      if (item) return stripKeys<ExportRecord>(item);
+      startKey = result.LastEvaluatedKey;
+    } while (startKey);
+    return undefined;
   }
 }

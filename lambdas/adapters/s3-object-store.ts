@@ -1,9 +1,22 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { Clock, ObjectStore, SignedUrl } from '../core/ports';
+import { NotFoundError } from '../core/errors';
+import type { Clock, ObjectStore, SignedUrl, WrittenObject } from '../core/ports';
 import { translateAwsErrors } from './aws-errors';
 
-/** One bucket behind the ObjectStore port: presigned uploads and downloads, and existence checks. */
+const isMissing = (error: unknown): boolean => {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404;
+};
+
+/** Multipart parts of 8 MB, two in flight: the upload holds ~16 MB however large the object. */
+const PART_SIZE = 8 * 1024 * 1024;
+const QUEUE_SIZE = 2;
+
+/** One bucket behind the ObjectStore port: presigned uploads and downloads, streaming reads and writes. */
 export class S3ObjectStore implements ObjectStore {
   constructor(
     private readonly s3: S3Client,
@@ -42,10 +55,45 @@ export class S3ObjectStore implements ObjectStore {
       const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return head.ContentLength ?? 0;
     } catch (error) {
-      const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-      if (e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404)
-        return undefined;
+      if (isMissing(error)) return undefined;
       return translateAwsErrors('read object size', () => Promise.reject(error));
+    }
+  }
+
+  async write(
+    key: string,
+    body: AsyncIterable<Uint8Array | string>,
+    contentType: string,
+  ): Promise<WrittenObject> {
+    const hash = createHash('sha256');
+    let sizeBytes = 0;
+    async function* measured(): AsyncGenerator<Buffer> {
+      for await (const chunk of body) {
+        const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk);
+        hash.update(buffer);
+        sizeBytes += buffer.length;
+        yield buffer;
+      }
+    }
+    await translateAwsErrors('write object', () =>
+      new Upload({
+        client: this.s3,
+        params: { Bucket: this.bucket, Key: key, Body: Readable.from(measured()), ContentType: contentType },
+        partSize: PART_SIZE,
+        queueSize: QUEUE_SIZE,
+        leavePartsOnError: false,
+      }).done(),
+    );
+    return { sizeBytes, sha256: hash.digest('hex') };
+  }
+
+  async read(key: string): Promise<AsyncIterable<Uint8Array>> {
+    try {
+      const result = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return result.Body as AsyncIterable<Uint8Array>;
+    } catch (error) {
+      if (isMissing(error)) throw new NotFoundError(`No object has the key ${key}.`, { cause: error });
+      return translateAwsErrors('read object', () => Promise.reject(error));
     }
   }
 }

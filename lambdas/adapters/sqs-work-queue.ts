@@ -1,15 +1,25 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { ExportMessage, JobMessage, WorkQueue } from '../core/ports';
 import type { ProcessingType } from '../core/schemas/job';
+import type {
+  CallbackDeadLetter,
+  CallbackDeadLetters,
+  CallbackMessage,
+  CallbackQueue,
+} from '../core/use-cases/callbacks';
 import { translateAwsErrors } from './aws-errors';
 
 export interface WorkQueueUrls {
   readonly jobsRush: string;
   readonly jobsStandard: string;
   readonly exports: string;
+  readonly callbacks: string;
+  /** Callbacks that failed for good, kept for an operator's replay. */
+  readonly callbackDeadLetters: string;
 }
 
-export class SqsWorkQueue implements WorkQueue {
+/** The service's queues: jobs (rush and standard), exports, callbacks and the callbacks' dead letters. */
+export class SqsWorkQueue implements WorkQueue, CallbackQueue, CallbackDeadLetters {
   constructor(
     private readonly sqs: SQSClient,
     private readonly urls: WorkQueueUrls,
@@ -20,8 +30,20 @@ export class SqsWorkQueue implements WorkQueue {
     await this.send(url, message, 'enqueue job');
   }
 
-  async sendExport(message: ExportMessage): Promise<void> {
-    await this.send(this.urls.exports, message, 'enqueue export');
+  async sendExport(message: ExportMessage, delaySeconds?: number): Promise<void> {
+    await this.send(this.urls.exports, message, 'enqueue export', delaySeconds);
+  }
+
+  async sendCallback(message: CallbackMessage, delaySeconds: number): Promise<void> {
+    await this.send(this.urls.callbacks, message, 'enqueue callback', delaySeconds);
+  }
+
+  async put(letter: CallbackDeadLetter): Promise<void> {
+    await this.send(
+      this.urls.callbackDeadLetters,
+      { kind: 'callback_dead_letter', ...letter },
+      'dead-letter callback',
+    );
   }
 
   private async send(url: string, message: object, what: string, delaySeconds?: number): Promise<void> {

@@ -84,7 +84,8 @@ export interface ExportMessage {
 export interface WorkQueue {
   /** Rush and standard jobs go to separate queues so that rush work is served first. */
   sendJob(message: JobMessage, processingType: ProcessingType): Promise<void>;
-  sendExport(message: ExportMessage): Promise<void>;
+  /** `delaySeconds` (at most 900, SQS's limit) postpones delivery. */
+  sendExport(message: ExportMessage, delaySeconds?: number): Promise<void>;
 }
 
 export interface SignedUrl {
@@ -92,11 +93,24 @@ export interface SignedUrl {
   readonly expiresAt: string;
 }
 
+export interface WrittenObject {
+  readonly sizeBytes: number;
+  /** Hex SHA-256 of the bytes written. */
+  readonly sha256: string;
+}
+
 export interface ObjectStore {
   presignUpload(key: string, contentType: string, expiresInSeconds: number): Promise<SignedUrl>;
   presignDownload(key: string, expiresInSeconds: number): Promise<SignedUrl>;
   /** Size in bytes, or undefined when no object has that key. */
   size(key: string): Promise<number | undefined>;
+  /**
+   * Streams chunks into an object (a multipart upload: memory stays flat whatever the size), replacing
+   * any object of that key.
+   */
+  write(key: string, body: AsyncIterable<Uint8Array | string>, contentType: string): Promise<WrittenObject>;
+  /** The object's bytes as a stream; NotFoundError when there is none. */
+  read(key: string): Promise<AsyncIterable<Uint8Array>>;
 }
 
 export interface Clock {

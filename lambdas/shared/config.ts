@@ -1,11 +1,14 @@
 import { ENV } from '../../lib/resources';
 import type { JobSettings } from '../core/use-cases/jobs';
+import { DEFAULT_RETRY_DELAYS, parseRetryDelays } from '../core/webhooks';
 
 /** Everything the Lambda code reads from its environment, read once, here and nowhere else. */
 export interface Config {
   readonly region: string;
   readonly tableName: string;
   readonly queueUrls: { jobsRush: string; jobsStandard: string; exports: string; callbacks: string };
+  readonly callbackDeadLetterQueueUrl: string;
+  readonly callbackRetryDelays: readonly number[];
   readonly buckets: { uploads: string; catalogs: string; exports: string };
   /** Set by the local runtime: the emulators' endpoints. Unset in AWS. */
   readonly endpoints: { dynamodb?: string; sqs?: string; s3?: string };
@@ -41,6 +44,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
     exports: required(env, ENV.queueUrl.exports),
     callbacks: required(env, ENV.queueUrl.callbacks),
   },
+  callbackDeadLetterQueueUrl: required(env, ENV.callbackDeadLetterQueueUrl),
+  callbackRetryDelays: env[ENV.callbackRetryDelays]
+    ? parseRetryDelays(env[ENV.callbackRetryDelays]!)
+    : DEFAULT_RETRY_DELAYS,
   buckets: {
     uploads: required(env, ENV.bucket.uploads),
     catalogs: required(env, ENV.bucket.catalogs),

@@ -10,8 +10,10 @@ import { DynamoFileRepository } from '../adapters/dynamo-file-repository';
 import { DynamoIdempotencyStore } from '../adapters/dynamo-idempotency-store';
 import { DynamoJobRepository } from '../adapters/dynamo-job-repository';
 import { DynamoOutboxReader } from '../adapters/dynamo-outbox-reader';
+import { GuardedHttp } from '../adapters/guarded-http';
 import { S3ObjectStore } from '../adapters/s3-object-store';
 import { SqsWorkQueue } from '../adapters/sqs-work-queue';
+import type { OutboundHttp } from '../core/outbound';
 import type {
   Clock,
   CredentialRepository,
@@ -24,20 +26,27 @@ import type {
   OutboxReader,
   WorkQueue,
 } from '../core/ports';
+import type { CallbackDeadLetters, CallbackExportStore, CallbackQueue } from '../core/use-cases/callbacks';
 import type { JobSettings } from '../core/use-cases/jobs';
 import { type Config, loadConfig } from './config';
 
 /** Everything a handler needs, built once per Lambda container (or per local runtime, or per test). */
 export interface AppDeps {
   readonly jobs: JobRepository;
-  readonly exports: ExportRepository;
+  readonly exports: ExportRepository & CallbackExportStore;
   readonly files: FileRepository;
   readonly credentials: CredentialRepository;
   readonly idempotency: IdempotencyStore;
   readonly outbox: OutboxReader;
   readonly queue: WorkQueue;
+  readonly callbackQueue: CallbackQueue;
+  readonly deadLetters: CallbackDeadLetters;
   readonly uploads: ObjectStore;
+  readonly catalogs: ObjectStore;
   readonly exportFiles: ObjectStore;
+  /** Every outbound request (sources, images, callbacks) goes through the guard of SPEC 8. */
+  readonly http: OutboundHttp;
+  readonly retryDelays: readonly number[];
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
@@ -72,6 +81,10 @@ export const buildDeps = (config: Config, overrides: Partial<AppDeps> = {}): App
   const { doc, sqs, s3 } = awsClients(config);
   const table = { doc, tableName: config.tableName };
   const clock = overrides.clock ?? systemClock;
+  const queue = new SqsWorkQueue(sqs, {
+    ...config.queueUrls,
+    callbackDeadLetters: config.callbackDeadLetterQueueUrl,
+  });
   return {
     jobs: new DynamoJobRepository(table),
     exports: new DynamoExportRepository(table),
@@ -79,9 +92,14 @@ export const buildDeps = (config: Config, overrides: Partial<AppDeps> = {}): App
     credentials: new DynamoCredentialRepository(table),
     idempotency: new DynamoIdempotencyStore(table),
     outbox: new DynamoOutboxReader(table),
-    queue: new SqsWorkQueue(sqs, config.queueUrls),
+    queue,
+    callbackQueue: queue,
+    deadLetters: queue,
     uploads: new S3ObjectStore(s3, config.buckets.uploads, clock),
+    catalogs: new S3ObjectStore(s3, config.buckets.catalogs, clock),
     exportFiles: new S3ObjectStore(s3, config.buckets.exports, clock),
+    http: new GuardedHttp({ allowLoopback: config.allowLoopbackUrls }),
+    retryDelays: config.callbackRetryDelays,
     clock,
     ids: randomIds,
     logger: new Logger({ serviceName: config.serviceName }),

@@ -141,6 +141,7 @@ export const lambdaEnvironment = (
   [ENV.queueUrl.jobsStandard]: resources.queueUrls.jobsStandard,
   [ENV.queueUrl.exports]: resources.queueUrls.exports,
   [ENV.queueUrl.callbacks]: resources.queueUrls.callbacks,
+  [ENV.callbackDeadLetterQueueUrl]: resources.deadLetterQueueUrls.callbacks,
   [ENV.bucket.uploads]: resources.buckets.uploads,
   [ENV.bucket.catalogs]: resources.buckets.catalogs,
   [ENV.bucket.exports]: resources.buckets.exports,

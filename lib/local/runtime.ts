@@ -155,6 +155,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
         dynamodbEndpoint: emulators.dynamodb,
         awsEndpoint: emulators.aws,
         tableName: resources.tableName,
+        // The Lambda environment, so that operator commands (npm run callbacks) run the same code.
+        env: lambdaEnvironment(resources, { dynamodb: emulators.dynamodb, aws: emulators.aws }),
       },
       null,
       2,

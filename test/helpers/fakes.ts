@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { ConflictError, NotFoundError } from '../../lambdas/core/errors';
 import type { ExportRecord, FileRecord, JobRecord } from '../../lambdas/core/model';
+import type { OutboundHttp, OutboundRequest, OutboundResponse } from '../../lambdas/core/outbound';
 import type {
   ApiKeyRecord,
   ClientRecord,
@@ -24,8 +25,15 @@ import type {
   Transition,
   WebhookSecret,
   WorkQueue,
+  WrittenObject,
 } from '../../lambdas/core/ports';
 import type { ProcessingType } from '../../lambdas/core/schemas/job';
+import type {
+  CallbackDeadLetter,
+  CallbackExportStore,
+  CallbackMessage,
+  CallbackWrite,
+} from '../../lambdas/core/use-cases/callbacks';
 import { DEFAULT_JOB_SETTINGS } from '../../lambdas/core/use-cases/jobs';
 import type { AppDeps } from '../../lambdas/shared/deps';
 
@@ -95,7 +103,7 @@ export class FakeJobRepository implements JobRepository {
   }
 }
 
-export class FakeExportRepository implements ExportRepository {
+export class FakeExportRepository implements ExportRepository, CallbackExportStore {
   readonly items = new Map<string, ExportRecord>();
   readonly outbox = new Set<string>();
   private key = (clientId: string, id: string) => `${clientId}/${id}`;
@@ -122,6 +130,21 @@ export class FakeExportRepository implements ExportRepository {
   }
   async markEnqueued(clientId: string, id: string): Promise<void> {
     this.outbox.delete(this.key(clientId, id));
+  }
+  async updateCallback(clientId: string, id: string, write: CallbackWrite): Promise<ExportRecord> {
+    const exp = this.items.get(this.key(clientId, id));
+    if (!exp) throw new NotFoundError('no such export');
+    const current = exp.callback ?? { state: 'pending', attempts: 0 };
+    if (current.state !== write.expected.state || current.attempts !== write.expected.attempts) {
+      throw new ConflictError('callback changed');
+    }
+    const next = { ...exp, callback: write.next };
+    this.items.set(this.key(clientId, id), next);
+    return clone(next);
+  }
+  async findById(id: string): Promise<ExportRecord | undefined> {
+    const exp = [...this.items.values()].find((e) => e.id === id);
+    return exp && clone(exp);
   }
   async deleteUnenqueued(clientId: string, id: string): Promise<boolean> {
     const key = this.key(clientId, id);
@@ -230,14 +253,25 @@ export class FakeIdempotencyStore implements IdempotencyStore {
 export class FakeWorkQueue implements WorkQueue {
   readonly jobs: { message: JobMessage; processingType: ProcessingType }[] = [];
   readonly exports: ExportMessage[] = [];
+  readonly exportDelays: (number | undefined)[] = [];
+  readonly callbacks: { message: CallbackMessage; delaySeconds: number }[] = [];
+  readonly deadLetters: CallbackDeadLetter[] = [];
   failNext = 0;
+  async sendCallback(message: CallbackMessage, delaySeconds: number): Promise<void> {
+    this.maybeFail();
+    this.callbacks.push({ message, delaySeconds });
+  }
+  async put(letter: CallbackDeadLetter): Promise<void> {
+    this.deadLetters.push(letter);
+  }
   async sendJob(message: JobMessage, processingType: ProcessingType): Promise<void> {
     this.maybeFail();
     this.jobs.push({ message, processingType });
   }
-  async sendExport(message: ExportMessage): Promise<void> {
+  async sendExport(message: ExportMessage, delaySeconds?: number): Promise<void> {
     this.maybeFail();
     this.exports.push(message);
+    this.exportDelays.push(delaySeconds);
   }
   private maybeFail(): void {
     if (this.failNext > 0) {
@@ -268,6 +302,43 @@ export class FakeObjectStore implements ObjectStore {
   async size(key: string): Promise<number | undefined> {
     return this.objects.get(key)?.length;
   }
+  async write(key: string, body: AsyncIterable<Uint8Array | string>): Promise<WrittenObject> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of body)
+      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
+    const bytes = Buffer.concat(chunks);
+    this.objects.set(key, bytes);
+    return { sizeBytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+  }
+  async read(key: string): Promise<AsyncIterable<Uint8Array>> {
+    const bytes = this.objects.get(key);
+    if (!bytes) throw new NotFoundError(`no object ${key}`);
+    return (async function* () {
+      yield bytes;
+    })();
+  }
+}
+
+/** Outbound HTTP that answers from a function and records every request. */
+export class ScriptedHttp implements OutboundHttp {
+  readonly requests: OutboundRequest[] = [];
+  constructor(
+    private readonly answer: (request: OutboundRequest) => { status: number; body?: string } = () => ({
+      status: 404,
+    }),
+  ) {}
+  async request(request: OutboundRequest): Promise<OutboundResponse> {
+    this.requests.push(request);
+    const { status, body = '' } = this.answer(request);
+    return {
+      status,
+      headers: {},
+      url: request.url,
+      body: (async function* () {
+        yield Buffer.from(body);
+      })(),
+    };
+  }
 }
 
 /** A clock that only moves when told to. */
@@ -288,8 +359,12 @@ export type FakeDeps = AppDeps & {
   credentials: FakeCredentialRepository;
   idempotency: FakeIdempotencyStore;
   queue: FakeWorkQueue;
+  callbackQueue: FakeWorkQueue;
+  deadLetters: FakeWorkQueue;
   uploads: FakeObjectStore;
+  catalogs: FakeObjectStore;
   exportFiles: FakeObjectStore;
+  http: ScriptedHttp;
   clock: FakeClock;
 };
 
@@ -300,6 +375,7 @@ export const fakeDeps = (overrides: Partial<AppDeps> = {}): FakeDeps => {
   const clock = new FakeClock();
   const jobs = new FakeJobRepository();
   const exports = new FakeExportRepository();
+  const queue = new FakeWorkQueue();
   return {
     jobs,
     exports,
@@ -307,9 +383,14 @@ export const fakeDeps = (overrides: Partial<AppDeps> = {}): FakeDeps => {
     credentials: new FakeCredentialRepository(),
     idempotency: new FakeIdempotencyStore(),
     outbox: new FakeOutboxReader(jobs, exports),
-    queue: new FakeWorkQueue(),
+    queue,
+    callbackQueue: queue,
+    deadLetters: queue,
     uploads: new FakeObjectStore(clock, 'uploads'),
+    catalogs: new FakeObjectStore(clock, 'catalogs'),
     exportFiles: new FakeObjectStore(clock, 'exports'),
+    http: new ScriptedHttp(),
+    retryDelays: [1, 2, 3],
     clock,
     ids: { uuid: () => randomUUID() },
     logger: silentLogger(),

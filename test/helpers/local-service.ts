@@ -4,6 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
+/** A response body as a client reads it: untyped JSON. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies, as a client does
+export type Json = any;
+
 export interface LocalService {
   readonly url: string;
   readonly apiKey: string;
@@ -13,7 +17,7 @@ export interface LocalService {
   request(
     path: string,
     init?: RequestInit & { key?: string | null },
-  ): Promise<{ status: number; headers: Headers; json: any }>;
+  ): Promise<{ status: number; headers: Headers; json: Json }>;
   stop(): Promise<void>;
 }
 

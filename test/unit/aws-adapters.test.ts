@@ -23,6 +23,7 @@ const env = {
   JOBS_STANDARD_QUEUE_URL: 'https://sqs.test/standard',
   EXPORTS_QUEUE_URL: 'https://sqs.test/exports',
   CALLBACKS_QUEUE_URL: 'https://sqs.test/callbacks',
+  CALLBACKS_DLQ_URL: 'https://sqs.test/callbacks-dlq',
   UPLOADS_BUCKET: 'uploads',
   CATALOGS_BUCKET: 'catalogs',
   EXPORTS_BUCKET: 'exports',

@@ -9,6 +9,7 @@ import {
 import type { JobRecord } from '../model';
 import type {
   Clock,
+  ExportRepository,
   FileRepository,
   IdGenerator,
   JobListQuery,
@@ -19,6 +20,7 @@ import type {
 } from '../ports';
 import { isUuid, type JobSpec, LIMITS, type ProcessingType } from '../schemas/job';
 import { CANCELABLE_JOB_STATES, isTerminalJobState } from '../states';
+import { wakeExportsOfJob } from './export-processing';
 import { refreshUpload } from './files';
 
 export interface JobSettings {
@@ -131,7 +133,7 @@ export const listJobs = (
 
 /** Cancels a job that has not started processing or is waiting for review (SPEC 4); else InvalidStateError. */
 export const cancelJob = async (
-  deps: Pick<JobDeps, 'jobs' | 'clock'>,
+  deps: Pick<JobDeps, 'jobs' | 'clock' | 'queue'> & { readonly exports: ExportRepository },
   clientId: string,
   id: string,
 ): Promise<JobRecord> => {
@@ -143,13 +145,16 @@ export const cancelJob = async (
   }
   const at = deps.clock.now().toISOString();
   try {
-    return await deps.jobs.transition(clientId, id, {
+    const canceled = await deps.jobs.transition(clientId, id, {
       from: CANCELABLE_JOB_STATES,
       to: 'canceled',
       expectedVersion: job.version,
       set: { completedAt: at },
       at,
     });
+    // Its waiting exports fail now (job_failed); should this notice be lost, their own re-check finds it.
+    await wakeExportsOfJob(deps, canceled).catch(() => 0);
+    return canceled;
   } catch (error) {
     if (error instanceof ConflictError) {
       const now = await getJob(deps, clientId, id);

@@ -1,0 +1,192 @@
+import { ConflictError, NotFoundError } from '../errors';
+import type { ExportRecord, JobRecord, Problem } from '../model';
+import { problem } from '../model';
+import type { Clock, ExportRepository, JobRepository, ObjectStore, WorkQueue } from '../ports';
+import { isTerminalExportState, isTerminalJobState } from '../states';
+import { type CallbackQueue, firstCallbackMessage, PENDING_CALLBACK } from './callbacks';
+
+export interface ExportProcessingDeps {
+  readonly jobs: JobRepository;
+  readonly exports: ExportRepository;
+  /** The catalog documents the job worker writes. */
+  readonly catalogs: ObjectStore;
+  /** The export files clients download. */
+  readonly exportFiles: ObjectStore;
+  readonly queue: WorkQueue;
+  readonly callbackQueue: CallbackQueue;
+  readonly clock: Clock;
+}
+
+/** Where a job's catalog document lives in the catalogs bucket. */
+export const catalogKey = (clientId: string, jobId: string): string => `catalogs/${clientId}/${jobId}.json`;
+/** Where an export's file lives in the exports bucket: under the client's own prefix. */
+export const exportFileKey = (clientId: string, exportId: string): string =>
+  `exports/${clientId}/${exportId}.json`;
+
+/**
+ * An export waiting for its job looks again after this long, in case the job's completion notice missed it
+ * (the index it reads is eventually consistent). Job completion is what normally moves it.
+ */
+export const EXPORT_RECHECK_SECONDS = 900;
+
+/** A finished export whose first callback is still unsent after this long lost its callback message. */
+export const CALLBACK_RESEND_AFTER_SECONDS = 60;
+
+export type ExportOutcome =
+  | { readonly kind: 'completed'; readonly export: ExportRecord }
+  | { readonly kind: 'failed'; readonly export: ExportRecord }
+  | { readonly kind: 'waiting'; readonly jobState: JobRecord['state'] }
+  | { readonly kind: 'callback_resent' }
+  | { readonly kind: 'skipped'; readonly reason: 'not_found' | 'terminal' | 'conflict' };
+
+const itemCount = (job: JobRecord): number => {
+  const catalog = (job.results as { catalog?: { item_count?: unknown } }).catalog;
+  return typeof catalog?.item_count === 'number' ? catalog.item_count : 0;
+};
+
+const announce = async (deps: ExportProcessingDeps, exp: ExportRecord): Promise<void> => {
+  if (exp.callbackUrl !== null) await deps.callbackQueue.sendCallback(firstCallbackMessage(exp), 0);
+};
+
+const finishFailed = async (
+  deps: ExportProcessingDeps,
+  exp: ExportRecord,
+  error: Problem,
+): Promise<ExportOutcome> => {
+  const at = deps.clock.now().toISOString();
+  try {
+    const failed = await deps.exports.transition(exp.clientId, exp.id, {
+      from: ['initiated', 'processing'],
+      to: 'failed',
+      set: { error, completedAt: at, callback: exp.callbackUrl === null ? null : PENDING_CALLBACK },
+      at,
+    });
+    await announce(deps, failed);
+    return { kind: 'failed', export: failed };
+  } catch (e) {
+    if (e instanceof ConflictError) return { kind: 'skipped', reason: 'conflict' };
+    throw e;
+  }
+};
+
+/**
+ * Advances one export (SPEC 5.3). While its job runs, the export waits. Once the job is completed, the
+ * job's catalog document is streamed into the export file (memory stays flat whatever its size), with its
+ * size and SHA-256, and the export completes; a failed or canceled job fails it with `job_failed`. Either
+ * way the callback, if any, is queued. Every move is a conditional transition, so a duplicate message
+ * writes the same file again at most and never sends a second callback series.
+ */
+export const processExport = async (
+  deps: ExportProcessingDeps,
+  clientId: string,
+  exportId: string,
+): Promise<ExportOutcome> => {
+  const exp = await deps.exports.get(clientId, exportId);
+  if (!exp) return { kind: 'skipped', reason: 'not_found' };
+  if (isTerminalExportState(exp.state)) {
+    // The worker that finished it may have stopped before queueing the callback: queue it again once that
+    // worker has had time to do so itself. The callback worker makes one attempt per recorded attempt
+    // number, so a duplicate message does not make a second series.
+    const age = (deps.clock.now().getTime() - Date.parse(exp.updatedAt)) / 1000;
+    const unsent =
+      exp.callbackUrl !== null && exp.callback?.state === 'pending' && exp.callback.attempts === 0;
+    if (unsent && age > CALLBACK_RESEND_AFTER_SECONDS) {
+      await announce(deps, exp);
+      return { kind: 'callback_resent' };
+    }
+    return { kind: 'skipped', reason: 'terminal' };
+  }
+
+  const job = await deps.jobs.get(clientId, exp.jobId);
+  if (!job) {
+    return finishFailed(deps, exp, problem('job_failed', 'Job failed', 'The exported job no longer exists.'));
+  }
+  if (job.state === 'failed' || job.state === 'canceled') {
+    return finishFailed(
+      deps,
+      exp,
+      problem('job_failed', 'Job failed', `The job was ${job.state}; it has no catalog to export.`),
+    );
+  }
+  if (!isTerminalJobState(job.state)) {
+    await deps.queue.sendExport({ kind: 'export', clientId, exportId }, EXPORT_RECHECK_SECONDS);
+    return { kind: 'waiting', jobState: job.state };
+  }
+
+  let current = exp;
+  if (current.state === 'initiated') {
+    try {
+      current = await deps.exports.transition(clientId, exportId, {
+        from: ['initiated'],
+        to: 'processing',
+        expectedVersion: exp.version,
+        at: deps.clock.now().toISOString(),
+      });
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+      // Another worker moved it: carry on only if it is still unfinished (that worker may have crashed).
+      const now = await deps.exports.get(clientId, exportId);
+      if (now?.state !== 'processing') return { kind: 'skipped', reason: 'conflict' };
+      current = now;
+    }
+  }
+
+  const objectKey = exportFileKey(clientId, exportId);
+  let written: { sizeBytes: number; sha256: string };
+  try {
+    const source = await deps.catalogs.read(catalogKey(clientId, job.id));
+    written = await deps.exportFiles.write(objectKey, source, 'application/json');
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      return finishFailed(
+        deps,
+        current,
+        problem('export_failed', 'Export failed', 'The job completed but its catalog could not be found.'),
+      );
+    }
+    throw error;
+  }
+
+  const at = deps.clock.now().toISOString();
+  try {
+    const completed = await deps.exports.transition(clientId, exportId, {
+      from: ['processing'],
+      to: 'completed',
+      set: {
+        objectKey,
+        completedAt: at,
+        clientMappings: (job.jobData.client_mappings as Record<string, unknown> | undefined) ?? {},
+        file: {
+          content_type: 'application/json',
+          size_bytes: written.sizeBytes,
+          checksum_sha256: written.sha256,
+          item_count: itemCount(job),
+        },
+        callback: current.callbackUrl === null ? null : PENDING_CALLBACK,
+      },
+      at,
+    });
+    await announce(deps, completed);
+    return { kind: 'completed', export: completed };
+  } catch (error) {
+    if (error instanceof ConflictError) return { kind: 'skipped', reason: 'conflict' };
+    throw error;
+  }
+};
+
+/**
+ * Wakes the exports of a job that has just reached a terminal state: job completion (or failure) is what
+ * moves its waiting exports, not a sweep over all exports.
+ */
+export const wakeExportsOfJob = async (
+  deps: Pick<ExportProcessingDeps, 'exports' | 'queue'>,
+  job: Pick<JobRecord, 'clientId' | 'id'>,
+): Promise<number> => {
+  const waiting = (await deps.exports.listForJob(job.clientId, job.id)).filter(
+    (e) => !isTerminalExportState(e.state),
+  );
+  await Promise.all(
+    waiting.map((e) => deps.queue.sendExport({ kind: 'export', clientId: e.clientId, exportId: e.id })),
+  );
+  return waiting.length;
+};

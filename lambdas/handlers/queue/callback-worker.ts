@@ -1,0 +1,33 @@
+import { exportResource } from '../../core/model';
+import { callbackMessageSchema, deliverCallback } from '../../core/use-cases/callbacks';
+import { deliveryLink } from '../../core/use-cases/exports';
+import { type AppDeps, defaultDeps } from '../../shared/deps';
+import { lazy } from '../../shared/http';
+import { sqsConsumer } from '../../shared/queue';
+
+/** Consumer of the callbacks queue: one signed delivery attempt per message (SPEC 6). */
+export const makeCallbackWorkerHandler = (deps: AppDeps) =>
+  sqsConsumer(deps, 'callback-worker', callbackMessageSchema, async (message) => {
+    const outcome = await deliverCallback(
+      {
+        exports: deps.exports,
+        credentials: deps.credentials,
+        http: deps.http,
+        queue: deps.callbackQueue,
+        deadLetters: deps.deadLetters,
+        clock: deps.clock,
+        retryDelays: deps.retryDelays,
+        renderExport: async (exp) => exportResource(exp, await deliveryLink(deps, exp)),
+      },
+      message,
+    );
+    // Never the URL's query or the body: a callback URL may carry the receiver's own token.
+    return {
+      export_id: message.exportId,
+      event_id: message.eventId,
+      attempt: message.attempt,
+      outcome: outcome.kind,
+    };
+  });
+
+export const handler = lazy(() => makeCallbackWorkerHandler(defaultDeps()));

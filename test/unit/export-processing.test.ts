@@ -1,0 +1,155 @@
+import { createHash } from 'node:crypto';
+import type { ExportRecord } from '../../lambdas/core/model';
+import {
+  catalogKey,
+  EXPORT_RECHECK_SECONDS,
+  exportFileKey,
+  processExport,
+  wakeExportsOfJob,
+} from '../../lambdas/core/use-cases/export-processing';
+import { createExport } from '../../lambdas/core/use-cases/exports';
+import { cancelJob } from '../../lambdas/core/use-cases/jobs';
+import { aJob } from '../helpers/factories';
+import { type FakeDeps, fakeDeps } from '../helpers/fakes';
+
+const catalog = JSON.stringify({ format_version: 1, items: [{ id: 'a' }, { id: 'b' }] });
+
+const setUp = async (jobState: 'processing' | 'completed' | 'failed' | 'in_review', callbackUrl?: string) => {
+  const deps = fakeDeps();
+  const job = aJob({
+    state: jobState === 'failed' ? 'processing' : jobState,
+    results: { catalog: { item_count: 2 } },
+    jobData: {
+      catalog_sources: ['https://x.test/a.csv'],
+      merchant_name: 'Joe',
+      language: 'en_us',
+      client_mappings: { items: { Burger: 'pos-1' } },
+    },
+  });
+  await deps.jobs.create(job);
+  const exp = await createExport(deps, job.clientId, {
+    id: job.id,
+    type: 'catalog',
+    callback_url: callbackUrl,
+  });
+  if (jobState === 'failed') {
+    await deps.jobs.transition(job.clientId, job.id, { from: ['processing'], to: 'failed', at: 'x' });
+  }
+  deps.catalogs.objects.set(catalogKey(job.clientId, job.id), Buffer.from(catalog));
+  deps.queue.exports.length = 0;
+  deps.queue.exportDelays.length = 0;
+  return { deps, job, exp };
+};
+
+const stored = (deps: FakeDeps, exp: ExportRecord) => deps.exports.get(exp.clientId, exp.id);
+
+describe('processExport (SPEC 5.3)', () => {
+  it('waits while the job runs, and looks again later as a backstop', async () => {
+    const { deps, exp } = await setUp('in_review');
+    const outcome = await processExport(deps, exp.clientId, exp.id);
+    expect(outcome).toEqual({ kind: 'waiting', jobState: 'in_review' });
+    expect((await stored(deps, exp))?.state).toBe('initiated');
+    expect(deps.queue.exportDelays).toEqual([EXPORT_RECHECK_SECONDS]);
+  });
+
+  it('writes the file of a completed job and completes with its size, checksum and mappings', async () => {
+    const { deps, job, exp } = await setUp('completed');
+    const outcome = await processExport(deps, exp.clientId, exp.id);
+    expect(outcome.kind).toBe('completed');
+    const done = await stored(deps, exp);
+    expect(done).toMatchObject({
+      state: 'completed',
+      objectKey: exportFileKey(exp.clientId, exp.id),
+      clientMappings: { items: { Burger: 'pos-1' } },
+      file: {
+        content_type: 'application/json',
+        size_bytes: Buffer.byteLength(catalog),
+        checksum_sha256: createHash('sha256').update(catalog).digest('hex'),
+        item_count: 2,
+      },
+      callback: null,
+      completedAt: deps.clock.now().toISOString(),
+    });
+    expect(deps.exportFiles.objects.get(exportFileKey(exp.clientId, exp.id))?.toString()).toBe(catalog);
+    expect(deps.queue.callbacks).toEqual([]);
+    expect(job.id).toBe(exp.jobId);
+  });
+
+  it('queues the first callback when there is a callback_url', async () => {
+    const { deps, exp } = await setUp('completed', 'https://hooks.test/x');
+    await processExport(deps, exp.clientId, exp.id);
+    expect((await stored(deps, exp))?.callback).toEqual({
+      state: 'pending',
+      attempts: 0,
+      last_status: null,
+      last_attempt_at: null,
+    });
+    expect(deps.queue.callbacks).toEqual([
+      {
+        message: {
+          kind: 'callback',
+          clientId: exp.clientId,
+          exportId: exp.id,
+          eventId: `msg_${exp.id}`,
+          attempt: 1,
+        },
+        delaySeconds: 0,
+      },
+    ]);
+  });
+
+  it('fails the export of a failed job with job_failed, and still calls back', async () => {
+    const { deps, exp } = await setUp('failed', 'https://hooks.test/x');
+    const outcome = await processExport(deps, exp.clientId, exp.id);
+    expect(outcome.kind).toBe('failed');
+    const failed = await stored(deps, exp);
+    expect(failed?.state).toBe('failed');
+    expect(failed?.error?.code).toBe('job_failed');
+    expect(deps.queue.callbacks).toHaveLength(1);
+  });
+
+  it('handles a duplicate message once: one file, one callback series', async () => {
+    const { deps, exp } = await setUp('completed', 'https://hooks.test/x');
+    await processExport(deps, exp.clientId, exp.id);
+    const again = await processExport(deps, exp.clientId, exp.id);
+    expect(again).toEqual({ kind: 'skipped', reason: 'terminal' });
+    expect(deps.queue.callbacks).toHaveLength(1);
+    expect((await stored(deps, exp))?.version).toBe(3);
+  });
+
+  it('re-queues a callback that a crashed worker never sent', async () => {
+    const { deps, exp } = await setUp('completed', 'https://hooks.test/x');
+    deps.queue.failNext = 0;
+    const send = deps.queue.sendCallback.bind(deps.queue);
+    deps.queue.sendCallback = () => Promise.reject(new Error('crashed'));
+    await expect(processExport(deps, exp.clientId, exp.id)).rejects.toThrow('crashed');
+    deps.queue.sendCallback = send;
+    expect(await processExport(deps, exp.clientId, exp.id)).toEqual({ kind: 'skipped', reason: 'terminal' });
+    deps.clock.advance(61_000);
+    expect(await processExport(deps, exp.clientId, exp.id)).toEqual({ kind: 'callback_resent' });
+    expect(deps.queue.callbacks).toHaveLength(1);
+  });
+
+  it('fails with export_failed when the completed job has no catalog document', async () => {
+    const { deps, job, exp } = await setUp('completed');
+    deps.catalogs.objects.delete(catalogKey(job.clientId, job.id));
+    await processExport(deps, exp.clientId, exp.id);
+    expect((await stored(deps, exp))?.error?.code).toBe('export_failed');
+  });
+
+  it('is woken by the job reaching a terminal state, and by a cancel', async () => {
+    const deps = fakeDeps();
+    const job = aJob();
+    await deps.jobs.create(job);
+    const first = await createExport(deps, job.clientId, { id: job.id, type: 'catalog' });
+    const second = await createExport(deps, job.clientId, { id: job.id, type: 'catalog' });
+    deps.queue.exports.length = 0;
+    expect(await wakeExportsOfJob(deps, job)).toBe(2);
+    expect(deps.queue.exports.map((m) => m.exportId).sort()).toEqual([first.id, second.id].sort());
+    deps.queue.exports.length = 0;
+    await cancelJob(deps, job.clientId, job.id);
+    expect(deps.queue.exports).toHaveLength(2);
+    await processExport(deps, first.clientId, first.id);
+    expect((await deps.exports.get(first.clientId, first.id))?.error?.code).toBe('job_failed');
+  });
+});

@@ -2,12 +2,12 @@
  * `npm run bundle-sizes`: bundles every handler exactly as the CDK stack does (lib/aws/bundling.ts) and prints
  * each bundle's size from the esbuild metafile, with its largest inputs, so that a whole-SDK import or a stray
  * dependency shows up before it reaches Lambda. Bundles and metafiles are left in .local/bundles/<function>/
- * (load a metafile into https://esbuild.github.io/analyze/ for the full picture).
+ * (load metafile.json into https://esbuild.github.io/analyze/ for the full picture).
  *
  *   npm run bundle-sizes            table
  *   npm run bundle-sizes -- --json  one JSON document
  */
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
@@ -66,6 +66,7 @@ const main = async (): Promise<void> => {
     const outfile = join(outDir, BUNDLE_FILE);
     const result = await build({ ...esbuildOptions(entry, outfile), absWorkingDir: root });
     const metafile = result.metafile!;
+    writeFileSync(join(outDir, 'metafile.json'), JSON.stringify(metafile));
     const relOut = Object.keys(metafile.outputs).find((p) => p.endsWith(BUNDLE_FILE))!;
     const mapOut = Object.keys(metafile.outputs).find((p) => p.endsWith(`${BUNDLE_FILE}.map`));
     reports.push({

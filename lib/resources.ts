@@ -20,8 +20,10 @@ export const TABLE = {
   indexes: [
     /** Per-client listings: a client's jobs newest first, the exports of one job, a client's keys. */
     { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
-    /** Sweeps: records waiting to be enqueued (outbox), open jobs by due date, review queue. */
+    /** Sweeps: records waiting to be enqueued (outbox), open jobs by due date, the review queue. */
     { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
+    /** A job by its id alone, for the operations API (operators work across clients). */
+    { name: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' },
   ] satisfies IndexDefinition[],
 } as const;
 
@@ -117,6 +119,12 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'GET', path: '/v1/data_exports/{id}', handler: 'get-export', scope: 'client' },
   { method: 'POST', path: '/v1/files', handler: 'create-file', scope: 'client' },
   { method: 'GET', path: '/v1/files/{id}', handler: 'get-file', scope: 'client' },
+  // The operations API (SPEC 5.4): operator keys only.
+  { method: 'GET', path: '/v1/ops/jobs', handler: 'ops-list-jobs', scope: 'operator' },
+  { method: 'GET', path: '/v1/ops/jobs/{id}', handler: 'ops-get-job', scope: 'operator' },
+  { method: 'PUT', path: '/v1/ops/jobs/{id}/catalog', handler: 'ops-put-catalog', scope: 'operator' },
+  { method: 'POST', path: '/v1/ops/jobs/{id}/complete', handler: 'ops-complete-job', scope: 'operator' },
+  { method: 'POST', path: '/v1/ops/jobs/{id}/fail', handler: 'ops-fail-job', scope: 'operator' },
 ];
 
 /** Consumers and scheduled functions (files under lambdas/handlers/queue and lambdas/handlers). */

@@ -1,15 +1,24 @@
-import { DeleteCommand, PutCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandOutput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { ConflictError, ValidationError } from '../core/errors';
 import type { JobRecord } from '../core/model';
 import type { JobListQuery, JobRepository, Page, Transition } from '../core/ports';
 import type { JobState } from '../core/schemas/job';
+import { isTerminalJobState } from '../core/states';
 import { translateAwsErrors } from './aws-errors';
 import {
-  clearOutbox,
   decodeCursor,
   encodeCursor,
   GSI1,
+  GSI2,
+  GSI3,
   getItem,
+  type IndexUpdate,
   keys,
   outboxSortKey,
   stripKeys,
@@ -21,7 +30,22 @@ const CURSOR_FIELDS = ['sk', 'gsk'] as const;
 /** A filtered listing reads at most this many pages before answering with what it has and a cursor. */
 const MAX_PAGES_PER_LIST = 10;
 
-/** Jobs in the single table: one item per job in its client's partition, listed through GSI1 newest first. */
+/**
+ * Where a job stands in the sweep index (GSI2) for a given state: in the outbox until enqueued, then among
+ * the open jobs by due date, in the review queue while `in_review`, and nowhere once terminal.
+ */
+const sweepIndexFor = (state: JobState): IndexUpdate => {
+  if (isTerminalJobState(state)) return { remove: ['GSI2PK', 'GSI2SK'] };
+  if (state === 'in_review') return { set: { GSI2PK: keys.reviewJobs }, copy: { GSI2SK: 'reviewSortKey' } };
+  return { set: { GSI2PK: keys.openJobs }, copy: { GSI2SK: 'openSortKey' } };
+};
+
+const REVIEW_CURSOR_FIELDS = ['sk', 'pk', 'gsk'] as const;
+
+/**
+ * Jobs in the single table: one item per job in its client's partition, listed through GSI1 newest first,
+ * swept through GSI2 (outbox, open jobs, review queue) and found by id alone through GSI3.
+ */
 export class DynamoJobRepository implements JobRepository {
   constructor(private readonly ctx: TableContext) {}
 
@@ -40,6 +64,11 @@ export class DynamoJobRepository implements JobRepository {
             GSI1SK: `${job.createdAt}#${job.id}`,
             GSI2PK: keys.outbox,
             GSI2SK: outboxSortKey(job.createdAt, 'job', job.clientId, job.id),
+            GSI3PK: keys.jobById(job.id),
+            GSI3SK: keys.client(job.clientId),
+            // Sort keys the job takes in the sweep index later (copied there by transitions).
+            openSortKey: `${job.dueAt}#${job.id}`,
+            reviewSortKey: `${job.processingType === 'rush' ? 0 : 1}#${job.dueAt}#${job.id}`,
             entity: 'job',
             ...job,
           },
@@ -121,11 +150,110 @@ export class DynamoJobRepository implements JobRepository {
   }
 
   transition(clientId: string, id: string, t: Transition<JobState, JobRecord>): Promise<JobRecord> {
-    return transitionItem(this.ctx, this.key(clientId, id), t, 'job transition');
+    return transitionItem(this.ctx, this.key(clientId, id), t, 'job transition', sweepIndexFor(t.to));
   }
 
-  markEnqueued(clientId: string, id: string): Promise<void> {
-    return clearOutbox(this.ctx, this.key(clientId, id), 'mark job enqueued');
+  /** Moves the job from the outbox to the open jobs, unless a transition has already moved it on. */
+  async markEnqueued(clientId: string, id: string): Promise<void> {
+    try {
+      await translateAwsErrors('mark job enqueued', () =>
+        this.ctx.doc.send(
+          new UpdateCommand({
+            TableName: this.ctx.tableName,
+            Key: this.key(clientId, id),
+            UpdateExpression: 'SET GSI2PK = :open, GSI2SK = openSortKey',
+            ConditionExpression: 'GSI2PK = :outbox',
+            ExpressionAttributeValues: { ':open': keys.openJobs, ':outbox': keys.outbox },
+          }),
+        ),
+      );
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+    }
+  }
+
+  async listForReview(limit: number, cursor?: string): Promise<Page<JobRecord>> {
+    let startKey: Record<string, unknown> | undefined;
+    if (cursor) {
+      const c = decodeCursor(cursor, REVIEW_CURSOR_FIELDS);
+      if (!c) {
+        throw new ValidationError('The cursor is invalid.', [
+          {
+            pointer: '/query/cursor',
+            code: 'invalid_value',
+            message: 'use the next_cursor of a previous page',
+          },
+        ]);
+      }
+      startKey = { PK: c.pk, SK: c.sk, GSI2PK: keys.reviewJobs, GSI2SK: c.gsk };
+    }
+    const result = await translateAwsErrors('list review queue', () =>
+      this.ctx.doc.send(
+        new QueryCommand({
+          TableName: this.ctx.tableName,
+          IndexName: GSI2,
+          KeyConditionExpression: 'GSI2PK = :p',
+          ExpressionAttributeValues: { ':p': keys.reviewJobs },
+          ExclusiveStartKey: startKey,
+          Limit: limit,
+        }),
+      ),
+    );
+    const items = result.Items ?? [];
+    const last = result.LastEvaluatedKey;
+    return {
+      items: items.map((item) => stripKeys<JobRecord>(item)),
+      nextCursor: last
+        ? encodeCursor({ sk: String(last.SK), pk: String(last.PK), gsk: String(last.GSI2SK) })
+        : null,
+    };
+  }
+
+  async listOverdue(dueBefore: string, limit: number): Promise<JobRecord[]> {
+    const open = await translateAwsErrors('list overdue jobs', () =>
+      this.ctx.doc.send(
+        new QueryCommand({
+          TableName: this.ctx.tableName,
+          IndexName: GSI2,
+          KeyConditionExpression: 'GSI2PK = :p AND GSI2SK < :before',
+          ExpressionAttributeValues: { ':p': keys.openJobs, ':before': dueBefore },
+          Limit: limit,
+        }),
+      ),
+    );
+    // The review queue is sorted by priority first, so its overdue jobs are found by filter.
+    const review = await translateAwsErrors('list overdue reviews', () =>
+      this.ctx.doc.send(
+        new QueryCommand({
+          TableName: this.ctx.tableName,
+          IndexName: GSI2,
+          KeyConditionExpression: 'GSI2PK = :p',
+          FilterExpression: 'dueAt < :before',
+          ExpressionAttributeValues: { ':p': keys.reviewJobs, ':before': dueBefore },
+        }),
+      ),
+    );
+    return [...(open.Items ?? []), ...(review.Items ?? [])]
+      .map((item) => stripKeys<JobRecord>(item))
+      .sort((a, b) => a.dueAt.localeCompare(b.dueAt))
+      .slice(0, limit);
+  }
+
+  async findById(id: string): Promise<JobRecord | undefined> {
+    const result = await translateAwsErrors('find job', () =>
+      this.ctx.doc.send(
+        new QueryCommand({
+          TableName: this.ctx.tableName,
+          IndexName: GSI3,
+          KeyConditionExpression: 'GSI3PK = :p',
+          ExpressionAttributeValues: { ':p': keys.jobById(id) },
+        }),
+      ),
+    );
+    const item = result.Items?.[0];
+    if (!item) return undefined;
+    // The index is eventually consistent: read the item itself for the current state.
+    return this.get(String(item.clientId), id);
   }
 
   async deleteUnenqueued(clientId: string, id: string): Promise<boolean> {
@@ -135,9 +263,9 @@ export class DynamoJobRepository implements JobRepository {
           new DeleteCommand({
             TableName: this.ctx.tableName,
             Key: this.key(clientId, id),
-            ConditionExpression: 'attribute_exists(GSI2PK) AND #version = :one',
+            ConditionExpression: 'GSI2PK = :outbox AND #version = :one',
             ExpressionAttributeNames: { '#version': 'version' },
-            ExpressionAttributeValues: { ':one': 1 },
+            ExpressionAttributeValues: { ':one': 1, ':outbox': keys.outbox },
           }),
         ),
       );

@@ -17,17 +17,44 @@ export const keys = {
   jobExports: (clientId: string, jobId: string) => `CLIENT#${clientId}#JOB#${jobId}#EXPORTS`,
   allKeys: 'APIKEYS',
   outbox: 'OUTBOX',
+  /** Jobs queued or processing, by due date: the time-out sweep reads it. */
+  openJobs: 'OPEN_JOBS',
+  /** Jobs waiting for the operations team, rush first, then by due date. */
+  reviewJobs: 'REVIEW_JOBS',
+  jobById: (id: string) => `JOB#${id}`,
 } as const;
 
 export const GSI1 = TABLE.indexes[0]!.name;
 export const GSI2 = TABLE.indexes[1]!.name;
+export const GSI3 = TABLE.indexes[2]!.name;
 
 export interface TableContext {
   readonly doc: DynamoDBDocumentClient;
   readonly tableName: string;
 }
 
-const KEY_ATTRIBUTES = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'entity'] as const;
+const KEY_ATTRIBUTES = [
+  'PK',
+  'SK',
+  'GSI1PK',
+  'GSI1SK',
+  'GSI2PK',
+  'GSI2SK',
+  'GSI3PK',
+  'GSI3SK',
+  'entity',
+  'openSortKey',
+  'reviewSortKey',
+] as const;
+
+/** Index attributes a transition moves along with the state (the adapter's business, not the domain's). */
+export interface IndexUpdate {
+  /** `attribute = :value` assignments. */
+  readonly set?: Readonly<Record<string, string>>;
+  /** `attribute = otherAttribute` copies, evaluated by DynamoDB. */
+  readonly copy?: Readonly<Record<string, string>>;
+  readonly remove?: readonly string[];
+}
 
 /** Strips the table's key attributes from an item, leaving the record. */
 export const stripKeys = <T>(item: Record<string, unknown>): T => {
@@ -46,6 +73,7 @@ export const transitionItem = async <S extends string, R>(
   key: { PK: string; SK: string },
   t: Transition<S, R>,
   what: string,
+  index: IndexUpdate = {},
 ): Promise<R> => {
   const names: Record<string, string> = {
     '#state': 'state',
@@ -60,6 +88,12 @@ export const transitionItem = async <S extends string, R>(
     values[`:f${i}`] = value;
     sets.push(`#f${i} = :f${i}`);
   });
+  Object.entries(index.set ?? {}).forEach(([attribute, value], i) => {
+    values[`:i${i}`] = value;
+    sets.push(`${attribute} = :i${i}`);
+  });
+  for (const [attribute, source] of Object.entries(index.copy ?? {})) sets.push(`${attribute} = ${source}`);
+  const removes = index.remove && index.remove.length > 0 ? ` REMOVE ${index.remove.join(', ')}` : '';
   const from = t.from.map((state, i) => {
     values[`:from${i}`] = state;
     return `:from${i}`;
@@ -75,7 +109,7 @@ export const transitionItem = async <S extends string, R>(
         new UpdateCommand({
           TableName: ctx.tableName,
           Key: key,
-          UpdateExpression: `SET ${sets.join(', ')}`,
+          UpdateExpression: `SET ${sets.join(', ')}${removes}`,
           ConditionExpression: condition,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,

@@ -35,6 +35,8 @@ export interface JobRecord {
   readonly dueAt: string;
   readonly completedAt: string | null;
   readonly error: Problem | null;
+  /** While `processing`: until when the worker that took the job holds it (a crashed worker's lease runs out). */
+  readonly leaseUntil?: string | null;
 }
 
 export interface ExportFile {

@@ -47,6 +47,12 @@ export interface JobRepository {
   markEnqueued(clientId: string, id: string): Promise<void>;
   /** Removes a job that never reached its queue, if it is still untouched. Returns false if it was not. */
   deleteUnenqueued(clientId: string, id: string): Promise<boolean>;
+  /** Jobs waiting for the operations team (`in_review`): rush first, then the oldest due_at first. */
+  listForReview(limit: number, cursor?: string): Promise<Page<JobRecord>>;
+  /** Jobs not yet terminal whose due_at is before `dueBefore`, oldest first (the time-out sweep). */
+  listOverdue(dueBefore: string, limit: number): Promise<JobRecord[]>;
+  /** A job by its id alone, whatever its client (the operations API). */
+  findById(id: string): Promise<JobRecord | undefined>;
 }
 
 export interface ExportRepository {

@@ -1,15 +1,29 @@
+import { failOverdueJobs } from '../core/use-cases/job-processing';
 import { reconcileOutbox } from '../core/use-cases/reconcile';
 import { type AppDeps, defaultDeps } from '../shared/deps';
 import { lazy } from '../shared/http';
 
-/** Scheduled (EventBridge, every few minutes): enqueues records whose enqueue was never confirmed. */
-export const makeReconcilerHandler =
-  (deps: AppDeps) => async (): Promise<{ requeued: number; failed: number }> => {
-    const report = await reconcileOutbox(deps);
-    if (report.requeued > 0 || report.failed > 0) deps.logger.warn('outbox reconciled', { ...report });
-    if (report.failed > 0)
-      throw new Error(`${report.failed} outbox entries could not be enqueued; the next run retries`);
-    return report;
-  };
+export interface ReconcileReport {
+  readonly requeued: number;
+  readonly failedToRequeue: number;
+  readonly timedOut: number;
+}
+
+/**
+ * Scheduled (every few minutes in AWS, and at local start-up): enqueues records whose enqueue was never
+ * confirmed, and fails jobs that are past their due date by more than the grace period (`timed_out`).
+ */
+export const makeReconcilerHandler = (deps: AppDeps) => async (): Promise<ReconcileReport> => {
+  const outbox = await reconcileOutbox(deps);
+  const timedOut = await failOverdueJobs(deps);
+  const report = { requeued: outbox.requeued, failedToRequeue: outbox.failed, timedOut };
+  if (report.requeued > 0 || report.timedOut > 0 || report.failedToRequeue > 0) {
+    deps.logger.warn('reconciled', { ...report });
+  }
+  if (report.failedToRequeue > 0) {
+    throw new Error(`${report.failedToRequeue} outbox entries could not be enqueued; the next run retries`);
+  }
+  return report;
+};
 
 export const handler = lazy(() => makeReconcilerHandler(defaultDeps()));

@@ -75,16 +75,20 @@ export const createTable = async (
     .catch(() => undefined);
 };
 
-/** Creates every queue with its dead-letter queue, redrive policy and visibility timeout. */
+/**
+ * Creates every queue with its dead-letter queue, redrive policy and visibility timeout. `prefix` gives a
+ * test its own set of queues.
+ */
 export const createQueues = async (
   sqs: SQSClient,
+  prefix = '',
 ): Promise<{ queueUrls: Record<QueueKey, string>; deadLetterQueueUrls: Record<QueueKey, string> }> => {
   const queueUrls = {} as Record<QueueKey, string>;
   const deadLetterQueueUrls = {} as Record<QueueKey, string>;
   for (const [key, q] of Object.entries(QUEUES) as [QueueKey, (typeof QUEUES)[QueueKey]][]) {
     const dlq = await sqs.send(
       new CreateQueueCommand({
-        QueueName: deadLetterQueueName(q),
+        QueueName: prefix + deadLetterQueueName(q),
         Attributes: { MessageRetentionPeriod: String(DLQ_RETENTION_SECONDS) },
       }),
     );
@@ -93,7 +97,7 @@ export const createQueues = async (
     );
     const main = await sqs.send(
       new CreateQueueCommand({
-        QueueName: q.localName,
+        QueueName: prefix + q.localName,
         Attributes: {
           VisibilityTimeout: String(visibilityTimeoutSeconds(q)),
           RedrivePolicy: JSON.stringify({

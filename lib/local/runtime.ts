@@ -74,7 +74,6 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
   const { defaultDeps } = await import('../../lambdas/shared/deps');
   const { issueKey } = await import('../../lambdas/core/use-cases/credentials');
   const { generateApiKey, generateWebhookSecret } = await import('../../lambdas/core/auth');
-  const { reconcileOutbox } = await import('../../lambdas/core/use-cases/reconcile');
   const deps = defaultDeps();
 
   const generated = !options.devApiKey;
@@ -121,8 +120,9 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
   }
 
   // The reconciler runs at start-up and then on the same schedule as in AWS.
+  const reconciler = await importHandler<() => Promise<unknown>>('reconciler');
   const reconcile = () =>
-    reconcileOutbox(deps).catch((error: unknown) =>
+    reconciler().catch((error: unknown) =>
       log({ level: 'WARN', message: 'reconcile failed', error: String(error) }),
     );
   await reconcile();

@@ -94,6 +94,26 @@ export class FakeJobRepository implements JobRepository {
   async markEnqueued(clientId: string, id: string): Promise<void> {
     this.outbox.delete(this.key(clientId, id));
   }
+  async listForReview(limit: number, cursor?: string): Promise<Page<JobRecord>> {
+    const rank = (j: JobRecord) => `${j.processingType === 'rush' ? 0 : 1}#${j.dueAt}#${j.id}`;
+    const all = [...this.items.values()]
+      .filter((j) => j.state === 'in_review')
+      .sort((a, b) => rank(a).localeCompare(rank(b)));
+    const start = cursor ? all.findIndex((j) => j.id === cursor) + 1 : 0;
+    const items = all.slice(start, start + limit);
+    return { items: items.map(clone), nextCursor: start + limit < all.length ? items.at(-1)!.id : null };
+  }
+  async listOverdue(dueBefore: string, limit: number): Promise<JobRecord[]> {
+    return [...this.items.values()]
+      .filter((j) => !['completed', 'failed', 'canceled'].includes(j.state) && j.dueAt < dueBefore)
+      .sort((a, b) => a.dueAt.localeCompare(b.dueAt))
+      .slice(0, limit)
+      .map(clone);
+  }
+  async findById(id: string): Promise<JobRecord | undefined> {
+    const job = [...this.items.values()].find((j) => j.id === id);
+    return job && clone(job);
+  }
   async deleteUnenqueued(clientId: string, id: string): Promise<boolean> {
     const key = this.key(clientId, id);
     if (!this.outbox.has(key) || this.items.get(key)?.version !== 1) return false;

@@ -4,6 +4,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
+/**
+ * The test process's environment without any service configuration (the integration set-up exports the
+ * emulators' TABLE_NAME, queue URLs and endpoints), so that the child service and `npm run keys` use only
+ * their own.
+ */
+const cleanEnv = (): Record<string, string> => {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined) continue;
+    if (/(_QUEUE_URL|_DLQ_URL|_BUCKET)$/.test(k) || k === 'TABLE_NAME' || k.startsWith('AWS_ENDPOINT_URL')) continue;
+    env[k] = v;
+  }
+  return env;
+};
+
 /** A response body as a client reads it: untyped JSON. */
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies, as a client does
 export type Json = any;
@@ -31,7 +46,7 @@ export const startLocalService = async (env: Record<string, string> = {}): Promi
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
     cwd: process.cwd(),
     env: {
-      ...process.env,
+      ...cleanEnv(),
       PORT: '0',
       DEV_API_KEY: apiKey,
       LOG_REQUESTS: 'false',
@@ -62,7 +77,7 @@ export const startLocalService = async (env: Record<string, string> = {}): Promi
     url,
     apiKey,
     output,
-    keysEnv: { ...(process.env as Record<string, string>), LOCAL_STATE_FILE: stateFile },
+    keysEnv: { ...cleanEnv(), LOCAL_STATE_FILE: stateFile },
     request: async (path, init = {}) => {
       const { key = apiKey, ...rest } = init;
       const headers = new Headers(rest.headers);

@@ -8,8 +8,8 @@ import {
 import type { SQSEvent } from 'aws-lambda';
 import { makeJobWorkerHandler } from '../../lambdas/handlers/queue/job-worker';
 import { startPoller } from '../../lib/local/sqs-poller';
-import { aJob, eventually, sqsRecord } from '../helpers/factories';
-import { emulatorDeps, sqsClient, uniqueClient } from '../helpers/integration';
+import { eventually, sqsRecord } from '../helpers/factories';
+import { emulatorDeps, sqsClient } from '../helpers/integration';
 
 const sqs = sqsClient();
 
@@ -132,19 +132,6 @@ describe('job worker', () => {
   const deps = emulatorDeps();
   const worker = makeJobWorkerHandler(deps);
   const context = { awsRequestId: 'x', getRemainingTimeInMillis: () => 30_000 } as never;
-
-  it('starts a job exactly once when the same message is delivered twice at once', async () => {
-    const client = uniqueClient();
-    const job = aJob({ clientId: client });
-    await deps.jobs.create(job);
-    const message = { kind: 'job', clientId: client, jobId: job.id };
-    const results = await Promise.all([
-      worker({ Records: [sqsRecord(message)] }, context),
-      worker({ Records: [sqsRecord(message)] }, context),
-    ]);
-    expect(results.flatMap((r) => r.batchItemFailures)).toEqual([]);
-    expect(await deps.jobs.get(client, job.id)).toMatchObject({ state: 'processing', version: 2 });
-  });
 
   it('acknowledges a malformed message instead of retrying it forever', async () => {
     const result = await worker({ Records: [sqsRecord('not json'), sqsRecord({ kind: 'job' })] }, context);

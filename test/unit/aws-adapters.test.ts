@@ -93,11 +93,11 @@ describe('handlers over the AWS adapters', () => {
     const del = ddb.commandCalls(DeleteCommand)[0]!.args[0].input;
     expect(del.Key).toEqual({ PK: put.Item!.PK, SK: put.Item!.SK });
     // Only a job that is still untouched and still in the outbox is removed.
-    expect(del.ConditionExpression).toContain('attribute_exists(GSI2PK)');
+    expect(del.ConditionExpression).toContain('GSI2PK = :outbox');
     expect(sqs.commandCalls(SendMessageCommand)[0]!.args[0].input.QueueUrl).toBe(env.JOBS_RUSH_QUEUE_URL);
   });
 
-  it('writes the job with a condition and into the outbox, then clears the outbox mark', async () => {
+  it('writes the job with a condition and into the outbox, then moves it to the open jobs', async () => {
     ddb.on(PutCommand).resolves({});
     ddb.on(UpdateCommand).resolves({});
     sqs.on(SendMessageCommand).resolves({ MessageId: 'm1' });
@@ -111,7 +111,9 @@ describe('handlers over the AWS adapters', () => {
       state: 'initiated',
       version: 1,
     });
-    expect(ddb.commandCalls(UpdateCommand)[0]!.args[0].input.UpdateExpression).toBe('REMOVE GSI2PK, GSI2SK');
+    const update = ddb.commandCalls(UpdateCommand)[0]!.args[0].input;
+    expect(update.UpdateExpression).toBe('SET GSI2PK = :open, GSI2SK = openSortKey');
+    expect(update.ConditionExpression).toBe('GSI2PK = :outbox');
     expect(JSON.parse(sqs.commandCalls(SendMessageCommand)[0]!.args[0].input.MessageBody!)).toEqual({
       kind: 'job',
       clientId: 'client-a',

@@ -1,14 +1,27 @@
+import { QUEUES } from '../../../lib/resources';
 import { jobMessageSchema } from '../../core/messages';
-import { startJob } from '../../core/use-cases/job-processing';
+import { processJob } from '../../core/use-cases/job-processing';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
 import { lazy } from '../../shared/http';
 import { sqsConsumer } from '../../shared/queue';
 
-/** Consumer of the rush and standard job queues. */
+const queue = QUEUES.jobsStandard;
+
+/** Consumer of the rush and standard job queues: builds catalogs (SPEC 5.2). */
 export const makeJobWorkerHandler = (deps: AppDeps) =>
-  sqsConsumer(deps, 'job-worker', jobMessageSchema, async (message) => {
-    const outcome = await startJob(deps, message.clientId, message.jobId);
-    return { job_id: message.jobId, outcome: outcome.kind };
+  sqsConsumer(deps, 'job-worker', jobMessageSchema, async (message, record) => {
+    const started = Date.now();
+    const outcome = await processJob(deps, message.clientId, message.jobId, {
+      attempt: Number(record.attributes.ApproximateReceiveCount) || 1,
+      maxAttempts: queue.maxReceiveCount,
+      leaseSeconds: queue.consumerTimeoutSeconds + 60,
+    });
+    return {
+      job_id: message.jobId,
+      outcome: outcome.kind,
+      ...(outcome.kind === 'skipped' ? { reason: outcome.reason } : {}),
+      ms: Date.now() - started,
+    };
   });
 
 export const handler = lazy(() => makeJobWorkerHandler(defaultDeps()));

@@ -1,0 +1,168 @@
+import { summariseCatalog } from '../catalog/builder';
+import { parseCatalogDocument } from '../catalog/document';
+import { catalogJsonChunks } from '../catalog/writer';
+import { ConflictError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
+import { type JobRecord, jobResource, problem } from '../model';
+import type { Clock, ExportRepository, JobRepository, ObjectStore, Page, WorkQueue } from '../ports';
+import { isUuid } from '../schemas/job';
+import type { OpsFailRequest } from '../schemas/operations';
+import { catalogKey, wakeExportsOfJob } from './export-processing';
+import { failJob } from './job-processing';
+
+/**
+ * The operations team's side of a job (SPEC 5.4): the review queue across clients, the job with its draft
+ * catalog, a replacement catalog, and the decision to complete or fail it.
+ */
+export interface OperationsDeps {
+  readonly jobs: JobRepository;
+  readonly exports: ExportRepository;
+  readonly catalogs: ObjectStore;
+  readonly queue: WorkQueue;
+  readonly clock: Clock;
+}
+
+/** Drafts up to this size are shown inline; larger ones only through `draft_catalog_url`. */
+export const INLINE_DRAFT_BYTES = 1024 * 1024;
+const DRAFT_URL_SECONDS = 15 * 60;
+
+/** The job as operators see it: the client's view plus whose it is. */
+export const opsJobResource = (job: JobRecord) => ({ ...jobResource(job), client_id: job.clientId });
+
+export const listReviewQueue = async (
+  deps: Pick<OperationsDeps, 'jobs'>,
+  query: { limit: number; cursor?: string },
+): Promise<Page<JobRecord>> => deps.jobs.listForReview(query.limit, query.cursor);
+
+const findJob = async (deps: Pick<OperationsDeps, 'jobs'>, id: string): Promise<JobRecord> => {
+  const job = isUuid(id) ? await deps.jobs.findById(id) : undefined;
+  if (!job) throw new NotFoundError(`No job has the id ${id}.`);
+  return job;
+};
+
+const readDraft = async (deps: Pick<OperationsDeps, 'catalogs'>, job: JobRecord): Promise<unknown> => {
+  const key = catalogKey(job.clientId, job.id);
+  const size = await deps.catalogs.size(key);
+  if (size === undefined || size > INLINE_DRAFT_BYTES) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of await deps.catalogs.read(key)) chunks.push(Buffer.from(chunk));
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+};
+
+/** A job with its client, instructions, sources (all in job_data) and its draft catalog. */
+export const getOpsJob = async (deps: Pick<OperationsDeps, 'jobs' | 'catalogs'>, id: string) => {
+  const job = await findJob(deps, id);
+  const exists = (await deps.catalogs.size(catalogKey(job.clientId, job.id))) !== undefined;
+  const url = exists
+    ? await deps.catalogs.presignDownload(catalogKey(job.clientId, job.id), DRAFT_URL_SECONDS)
+    : null;
+  return {
+    ...opsJobResource(job),
+    draft_catalog: exists ? await readDraft(deps, job) : null,
+    draft_catalog_url: url?.url ?? null,
+    draft_catalog_url_expires_at: url?.expiresAt ?? null,
+  };
+};
+
+const requireReview = (job: JobRecord): void => {
+  if (job.state !== 'in_review') {
+    throw new InvalidStateError(
+      `Only a job in review can be changed by operations; this one is ${job.state}.`,
+    );
+  }
+};
+
+/**
+ * Replaces the draft with a catalog document of SPEC 5.5 (validated, with JSON Pointers to each problem).
+ * The document must be this job's: same job_id and job_type.
+ */
+export const replaceCatalog = async (deps: OperationsDeps, id: string, body: unknown): Promise<JobRecord> => {
+  const job = await findJob(deps, id);
+  requireReview(job);
+  const parsed = parseCatalogDocument(body);
+  if (!parsed.ok) {
+    throw new ValidationError(
+      'The catalog document is invalid.',
+      parsed.errors.map((e) => ({ pointer: e.pointer, code: 'invalid_value', message: e.message })),
+    );
+  }
+  const document = parsed.document;
+  const mismatches = [
+    document.job_id !== job.id && { pointer: '/job_id', code: 'invalid_value', message: `must be ${job.id}` },
+    document.job_type !== job.jobType && {
+      pointer: '/job_type',
+      code: 'invalid_value',
+      message: `must be ${job.jobType}`,
+    },
+  ].filter((e) => e !== false);
+  if (mismatches.length > 0)
+    throw new ValidationError('The catalog document belongs to another job.', mismatches);
+  await deps.catalogs.write(
+    catalogKey(job.clientId, job.id),
+    catalogJsonChunks(document),
+    'application/json',
+  );
+  return moveReviewed(deps, job, 'in_review', {
+    results: {
+      ...job.results,
+      catalog: summariseCatalog(document),
+      catalog_replaced_at: deps.clock.now().toISOString(),
+    },
+  });
+};
+
+const moveReviewed = async (
+  deps: OperationsDeps,
+  job: JobRecord,
+  to: 'in_review' | 'completed',
+  set: Partial<JobRecord>,
+): Promise<JobRecord> => {
+  try {
+    return await deps.jobs.transition(job.clientId, job.id, {
+      from: ['in_review'],
+      to,
+      expectedVersion: job.version,
+      set,
+      at: deps.clock.now().toISOString(),
+    });
+  } catch (error) {
+    if (error instanceof ConflictError) {
+      throw new InvalidStateError('The job changed meanwhile; read it again.', { cause: error });
+    }
+    throw error;
+  }
+};
+
+/** Completes a reviewed job with its current catalog; its waiting exports proceed. */
+export const completeReviewedJob = async (deps: OperationsDeps, id: string): Promise<JobRecord> => {
+  const job = await findJob(deps, id);
+  requireReview(job);
+  if ((await deps.catalogs.size(catalogKey(job.clientId, job.id))) === undefined) {
+    throw new InvalidStateError('The job has no catalog yet: PUT one to /v1/ops/jobs/{id}/catalog first.');
+  }
+  const { review_reasons: _done, ...results } = job.results as Record<string, unknown>;
+  const completed = await moveReviewed(deps, job, 'completed', {
+    results,
+    completedAt: deps.clock.now().toISOString(),
+  });
+  await wakeExportsOfJob(deps, completed).catch(() => 0);
+  return completed;
+};
+
+/** Fails a job the operations team cannot complete, with their code and message. */
+export const failReviewedJob = async (
+  deps: OperationsDeps,
+  id: string,
+  request: OpsFailRequest,
+): Promise<JobRecord> => {
+  const job = await findJob(deps, id);
+  if (job.state !== 'in_review' && job.state !== 'processing' && job.state !== 'initiated') {
+    throw new InvalidStateError(`The job is already ${job.state}.`);
+  }
+  const failed = await failJob(
+    deps,
+    job,
+    problem(request.code, 'Failed by the operations team', request.message),
+  );
+  if (!failed) throw new InvalidStateError('The job changed meanwhile; read it again.');
+  return failed;
+};

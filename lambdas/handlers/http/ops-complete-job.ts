@@ -1,0 +1,13 @@
+import { completeReviewedJob, opsJobResource } from '../../core/use-cases/operations';
+import { type AppDeps, defaultDeps } from '../../shared/deps';
+import { httpRoute, json, lazy, pathParam } from '../../shared/http';
+
+/** POST /v1/ops/jobs/{id}/complete: the reviewed job is completed with its current catalog. */
+export const makeOpsCompleteJobHandler = (deps: AppDeps) =>
+  httpRoute(deps, { scope: 'operator' }, async (event) => {
+    const job = await completeReviewedJob(deps, pathParam(event, 'id'));
+    deps.logger.info('job completed by operations', { job_id: job.id });
+    return json(200, opsJobResource(job));
+  });
+
+export const handler = lazy(() => makeOpsCompleteJobHandler(defaultDeps()));

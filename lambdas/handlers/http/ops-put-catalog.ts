@@ -1,0 +1,13 @@
+import { opsJobResource, replaceCatalog } from '../../core/use-cases/operations';
+import { type AppDeps, defaultDeps } from '../../shared/deps';
+import { httpRoute, json, lazy, pathParam } from '../../shared/http';
+
+/** PUT /v1/ops/jobs/{id}/catalog: replaces the draft with a validated catalog document (SPEC 5.5). */
+export const makeOpsPutCatalogHandler = (deps: AppDeps) =>
+  httpRoute(deps, { scope: 'operator', body: 'json' }, async (event) => {
+    const job = await replaceCatalog(deps, pathParam(event, 'id'), event.body);
+    deps.logger.info('catalog replaced by operations', { job_id: job.id });
+    return json(200, opsJobResource(job));
+  });
+
+export const handler = lazy(() => makeOpsPutCatalogHandler(defaultDeps()));

@@ -1,0 +1,56 @@
+/**
+ * How every handler is bundled: ONE description, turned into NodejsFunction bundling options by the stack and
+ * into esbuild build options by the bundle-size report (bench/bundle-sizes.ts), so both produce the same
+ * bundle. Mirrors the flags aws-cdk-lib passes to esbuild (`--bundle --platform=node --target ... --format
+ * ... --minify --sourcemap --sources-content=false --banner:js --main-fields`).
+ */
+import type { BuildOptions } from 'esbuild';
+
+export const BUNDLE = {
+  /** Node major of the Lambda runtime (Runtime.NODEJS_24_X). */
+  target: 'node24',
+  format: 'esm',
+  /** ESM packages first: smaller bundles (tree-shaking) for middy, Powertools and the AWS SDK v3. */
+  mainFields: ['module', 'main'],
+  minify: true,
+  /** External .map next to index.mjs; NODE_OPTIONS=--enable-source-maps makes stack traces readable. */
+  sourceMap: true,
+  /** Stack traces need the mappings, not a copy of every source file: the map shrinks about fourfold. */
+  sourcesContent: false,
+  /**
+   * Some CommonJS dependencies call `require` on Node built-ins; an ESM bundle has no `require`, so one is
+   * created from the module URL.
+   */
+  banner:
+    "import { createRequire as __cjsRequire } from 'node:module';const require = __cjsRequire(import.meta.url);",
+  /**
+   * Nothing is external: the AWS SDK v3 is bundled (STYLE: pins the version the tests ran against, and
+   * per-command imports tree-shake to a fraction of the runtime's copy).
+   */
+  externalModules: [] as string[],
+} as const;
+
+/** The bundle's file name inside the Lambda asset (NodejsFunction names ESM output index.mjs). */
+export const BUNDLE_FILE = 'index.mjs';
+
+/**
+ * esbuild options equivalent to what NodejsFunction runs for `entry`, plus the metafile the size report reads.
+ * The stack does not ask for the metafile: NodejsFunction would write it into the asset, shipping ~0.7 MB of
+ * JSON in every function's zip. It does not change the bundle itself.
+ */
+export const esbuildOptions = (entry: string, outfile: string): BuildOptions => ({
+  entryPoints: [entry],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  target: BUNDLE.target,
+  format: BUNDLE.format,
+  mainFields: [...BUNDLE.mainFields],
+  minify: BUNDLE.minify,
+  sourcemap: BUNDLE.sourceMap,
+  sourcesContent: BUNDLE.sourcesContent,
+  metafile: true,
+  banner: { js: BUNDLE.banner },
+  external: [...BUNDLE.externalModules],
+  logLevel: 'warning',
+});

@@ -1,0 +1,229 @@
+/**
+ * The service's Lambda functions, derived from lib/resources.ts: one per HTTP route handler, the authorizer,
+ * one per queue consumer and the reconciler. Also what each one may touch (the stack turns that into IAM
+ * statements). Free of aws-cdk-lib, so the bundle-size script reads the same list.
+ */
+import {
+  type BucketKey,
+  type ConsumerName,
+  QUEUES,
+  type QueueKey,
+  RECONCILER,
+  ROUTES,
+  type RouteDefinition,
+} from '../resources';
+
+/** `read`: GetObject/HeadObject (+ ListBucket so a missing key is a 404, not a 403). `write`: PutObject. */
+export type ObjectAccess = 'read' | 'write' | 'readWrite';
+
+export interface Access {
+  readonly table: 'read' | 'readWrite';
+  readonly buckets: Partial<Record<BucketKey, ObjectAccess>>;
+  /** Queues the function sends messages to (consuming is granted by the event source). */
+  readonly sendTo: readonly QueueKey[];
+  /** Dead-letter queues the function sends to itself (callbacks that failed for good, SPEC 6). */
+  readonly deadLetterTo?: readonly QueueKey[];
+  /** Why, for the reviewer: shown in docs/deploying.md and checked by nothing but people. */
+  readonly why: string;
+}
+
+export type FunctionKind = 'http' | 'authorizer' | 'consumer' | 'scheduled';
+
+export interface FunctionDefinition {
+  /** PascalCase construct id. */
+  readonly id: string;
+  /** Handler file name without extension. */
+  readonly name: string;
+  /** Entry file, relative to the repository root. */
+  readonly entry: string;
+  readonly kind: FunctionKind;
+  /** HTTP functions: the routes they serve (normally one). */
+  readonly routes: readonly RouteDefinition[];
+  /** Consumers: the queues they consume. */
+  readonly consumes: readonly QueueKey[];
+  readonly access: Access;
+  /** False when the access came from the scope/method default (a route added without a profile below). */
+  readonly explicitAccess: boolean;
+  readonly timeoutSeconds: number;
+  readonly memoryMb: number;
+}
+
+const read = (why: string, buckets: Access['buckets'] = {}, sendTo: QueueKey[] = []): Access => ({
+  table: 'read',
+  buckets,
+  sendTo,
+  why,
+});
+const readWrite = (why: string, buckets: Access['buckets'] = {}, sendTo: QueueKey[] = []): Access => ({
+  table: 'readWrite',
+  buckets,
+  sendTo,
+  why,
+});
+
+/** Least privilege per handler. A new handler without an entry here gets `defaultAccess` (and a warning). */
+export const ACCESS: Readonly<Record<string, Access>> = {
+  'create-job': readWrite(
+    'stores the job and its idempotency record, checks uploaded sources exist, enqueues rush or standard',
+    { uploads: 'read' },
+    ['jobsRush', 'jobsStandard'],
+  ),
+  'list-jobs': read('queries the client partition (GSI1)'),
+  'get-job': read('reads one job'),
+  'cancel-job': readWrite(
+    'moves the job to canceled; may wake the exports waiting on it so they fail with job_failed',
+    {},
+    ['exports'],
+  ),
+  'create-export': readWrite('stores the export and its idempotency record, enqueues it', {}, ['exports']),
+  'get-export': read('reads one export and presigns a GET of its file', { exports: 'read' }),
+  'create-file': readWrite('stores the file record and presigns the upload PUT', { uploads: 'write' }),
+  'get-file': readWrite('marks a file uploaded (HeadObject) and presigns the PUT again while pending', {
+    uploads: 'readWrite',
+  }),
+  // Operations API (SPEC 5.4, scope operator).
+  'ops-list-jobs': read('queries the review queue (GSI2)'),
+  'ops-get-job': read('reads a job by id (GSI3), its draft catalog, and presigns a GET of it', {
+    catalogs: 'read',
+  }),
+  'ops-put-catalog': readWrite('replaces the draft catalog and records its summary on the job', {
+    catalogs: 'readWrite',
+  }),
+  'ops-complete-job': readWrite(
+    'checks the catalog exists, completes the job and wakes the exports waiting on it',
+    { catalogs: 'read' },
+    ['exports'],
+  ),
+  'ops-fail-job': readWrite(
+    'fails the job and wakes the exports waiting on it (they fail with job_failed)',
+    {},
+    ['exports'],
+  ),
+  authorizer: read('looks up the API key digest'),
+  'job-worker': readWrite(
+    'advances the job, reads uploaded sources, writes the catalog, wakes the exports waiting on the job',
+    { uploads: 'read', catalogs: 'readWrite' },
+    ['exports'],
+  ),
+  'export-worker': readWrite(
+    'advances the export, streams the catalog into the export file (multipart upload), re-checks exports ' +
+      'whose job is not done yet and enqueues the first callback',
+    { catalogs: 'read', exports: 'write' },
+    ['exports', 'callbacks'],
+  ),
+  'callback-worker': {
+    ...readWrite(
+      'records callback attempts, reads the client webhook secret, presigns the delivery URL of the export ' +
+        'it sends, re-enqueues itself with a delay to retry and dead-letters callbacks that failed for good',
+      { exports: 'read' },
+      ['callbacks'],
+    ),
+    deadLetterTo: ['callbacks'],
+  },
+  [RECONCILER.handler]: readWrite('re-enqueues outbox records, fails timed-out jobs, counts stuck jobs', {}, [
+    'jobsRush',
+    'jobsStandard',
+    'exports',
+  ]),
+};
+
+/**
+ * For a route added to ROUTES without an ACCESS entry: client GETs read the table; anything else reads and
+ * writes it; operator routes (SPEC 5.4) also read and write draft catalogs and wake waiting exports.
+ */
+export const defaultAccess = (route: RouteDefinition): Access => {
+  if (route.scope === 'operator') {
+    return readWrite(
+      'operations API default: review queue, draft catalogs, completing or failing jobs wakes exports',
+      { catalogs: 'readWrite' },
+      ['exports'],
+    );
+  }
+  return route.method === 'GET'
+    ? read('client GET default: reads the table')
+    : readWrite('client write default: reads and writes the table');
+};
+
+const pascal = (kebab: string): string =>
+  kebab
+    .split(/[^a-zA-Z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+
+/** Memory and timeouts. Consumers take their timeout from QUEUES (the visibility timeout is 6x that). */
+export const FUNCTION_SETTINGS = {
+  http: { timeoutSeconds: 15, memoryMb: 512 },
+  authorizer: { timeoutSeconds: 10, memoryMb: 512 },
+  scheduled: { timeoutSeconds: 120, memoryMb: 512 },
+  consumerMemoryMb: { 'job-worker': 1024, 'export-worker': 1024, 'callback-worker': 512 } satisfies Record<
+    ConsumerName,
+    number
+  >,
+} as const;
+
+const httpFunctions = (): FunctionDefinition[] => {
+  const byHandler = new Map<string, RouteDefinition[]>();
+  for (const route of ROUTES) byHandler.set(route.handler, [...(byHandler.get(route.handler) ?? []), route]);
+  return [...byHandler.entries()].map(([name, routes]) => {
+    const explicit = ACCESS[name];
+    return {
+      id: pascal(name),
+      name,
+      entry: `lambdas/handlers/http/${name}.ts`,
+      kind: 'http',
+      routes,
+      consumes: [],
+      access: explicit ?? defaultAccess(routes[0]!),
+      explicitAccess: explicit !== undefined,
+      ...FUNCTION_SETTINGS.http,
+    };
+  });
+};
+
+const consumerFunctions = (): FunctionDefinition[] => {
+  const byConsumer = new Map<ConsumerName, QueueKey[]>();
+  for (const [key, q] of Object.entries(QUEUES) as [QueueKey, (typeof QUEUES)[QueueKey]][]) {
+    byConsumer.set(q.consumer, [...(byConsumer.get(q.consumer) ?? []), key]);
+  }
+  return [...byConsumer.entries()].map(([name, consumes]) => ({
+    id: pascal(name),
+    name,
+    entry: `lambdas/handlers/queue/${name}.ts`,
+    kind: 'consumer',
+    routes: [],
+    consumes,
+    access: ACCESS[name]!,
+    explicitAccess: true,
+    timeoutSeconds: Math.max(...consumes.map((key) => QUEUES[key].consumerTimeoutSeconds)),
+    memoryMb: FUNCTION_SETTINGS.consumerMemoryMb[name],
+  }));
+};
+
+/** Every function of the service, in a stable order. */
+export const serviceFunctions = (): FunctionDefinition[] => [
+  ...httpFunctions(),
+  {
+    id: 'Authorizer',
+    name: 'authorizer',
+    entry: 'lambdas/handlers/authorizer.ts',
+    kind: 'authorizer',
+    routes: [],
+    consumes: [],
+    access: ACCESS.authorizer!,
+    explicitAccess: true,
+    ...FUNCTION_SETTINGS.authorizer,
+  },
+  ...consumerFunctions(),
+  {
+    id: pascal(RECONCILER.handler),
+    name: RECONCILER.handler,
+    entry: `lambdas/handlers/${RECONCILER.handler}.ts`,
+    kind: 'scheduled',
+    routes: [],
+    consumes: [],
+    access: ACCESS[RECONCILER.handler]!,
+    explicitAccess: true,
+    ...FUNCTION_SETTINGS.scheduled,
+  },
+];

@@ -1,0 +1,335 @@
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
+import { Construct } from 'constructs';
+import { problemType } from '../../lambdas/core/model';
+import { ROUTES } from '../resources';
+import { STAGE_NAME } from './names';
+
+/** SPEC 9: 20 requests/s per client with bursts of 40, enforced by the usage plan. */
+export const PER_CLIENT_THROTTLE = { rateLimit: 20, burstLimit: 40 } as const;
+/** SPEC 2: revocation takes effect within 60 s in AWS. */
+export const AUTHORIZER_CACHE_TTL_SECONDS = 60;
+
+export interface ServiceApiProps {
+  /** Route handler name (ROUTES[].handler) -> its function. */
+  readonly handlers: ReadonlyMap<string, lambda.IFunction>;
+  readonly authorizer: lambda.IFunction;
+  readonly logRetention: logs.RetentionDays;
+  /** ARN of a regional WAFv2 web ACL to associate with the stage (context `catalogJobs:webAclArn`). */
+  readonly webAclArn?: string;
+}
+
+interface Problem {
+  readonly status?: number;
+  readonly code: string;
+  readonly title: string;
+  readonly detail: string;
+  readonly headers?: Record<string, string>;
+}
+
+/**
+ * Answers API Gateway gives by itself (no Lambda involved) in the problem+json shape of SPEC 7, so that a
+ * client sees the same error format whether the gateway or a handler refused the request. `$context.requestId`
+ * is the id handlers put in `request_id` and `x-request-id`.
+ */
+const GATEWAY_PROBLEMS: readonly [apigw.ResponseType, Problem][] = [
+  [
+    apigw.ResponseType.UNAUTHORIZED,
+    {
+      status: 401,
+      code: 'unauthorized',
+      title: 'Unauthorized',
+      detail: 'A valid API key is required: Authorization: Token api_key=<API_KEY>.',
+      headers: { 'WWW-Authenticate': 'Token' },
+    },
+  ],
+  [
+    apigw.ResponseType.ACCESS_DENIED,
+    { status: 403, code: 'forbidden', title: 'Forbidden', detail: 'The API key may not call this route.' },
+  ],
+  [
+    // The usage identifier the authorizer returned is not (yet) an API key of the usage plan: see
+    // docs/deploying.md, "API keys in AWS".
+    apigw.ResponseType.INVALID_API_KEY,
+    {
+      status: 403,
+      code: 'forbidden',
+      title: 'Forbidden',
+      detail: 'The API key is not enabled for this API.',
+    },
+  ],
+  [
+    // API Gateway's answer to a path or method no route matches.
+    apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN,
+    { status: 404, code: 'not_found', title: 'Not found', detail: 'No route matches this method and path.' },
+  ],
+  [
+    apigw.ResponseType.THROTTLED,
+    {
+      status: 429,
+      code: 'rate_limited',
+      title: 'Too many requests',
+      detail: `The rate limit of ${PER_CLIENT_THROTTLE.rateLimit} requests per second (bursts of ${PER_CLIENT_THROTTLE.burstLimit}) was exceeded. Retry after the indicated delay.`,
+      headers: { 'Retry-After': '1' },
+    },
+  ],
+  [
+    apigw.ResponseType.QUOTA_EXCEEDED,
+    {
+      status: 429,
+      code: 'rate_limited',
+      title: 'Too many requests',
+      detail: 'The request quota was exceeded. Retry after the indicated delay.',
+      headers: { 'Retry-After': '60' },
+    },
+  ],
+  [
+    apigw.ResponseType.BAD_REQUEST_PARAMETERS,
+    {
+      status: 400,
+      code: 'validation_failed',
+      title: 'Invalid request',
+      detail: 'A required parameter is missing.',
+    },
+  ],
+  [
+    apigw.ResponseType.BAD_REQUEST_BODY,
+    {
+      status: 400,
+      code: 'validation_failed',
+      title: 'Invalid request',
+      detail: 'The request body is invalid.',
+    },
+  ],
+  [
+    apigw.ResponseType.REQUEST_TOO_LARGE,
+    {
+      status: 413,
+      code: 'payload_too_large',
+      title: 'Payload too large',
+      detail: 'The body is larger than 1 MB.',
+    },
+  ],
+  [
+    apigw.ResponseType.UNSUPPORTED_MEDIA_TYPE,
+    {
+      status: 415,
+      code: 'unsupported_media_type',
+      title: 'Unsupported media type',
+      detail: 'Send the body as JSON with Content-Type: application/json.',
+    },
+  ],
+  [
+    // The authorizer threw (its key store is unavailable): a dependency failure, not a decision.
+    apigw.ResponseType.AUTHORIZER_FAILURE,
+    {
+      status: 503,
+      code: 'service_unavailable',
+      title: 'Service unavailable',
+      detail: 'A dependency of the service is unavailable. Retry after the indicated delay.',
+      headers: { 'Retry-After': '5' },
+    },
+  ],
+  [
+    apigw.ResponseType.INTEGRATION_TIMEOUT,
+    {
+      status: 503,
+      code: 'service_unavailable',
+      title: 'Service unavailable',
+      detail: 'The service did not answer in time. Retry after the indicated delay.',
+      headers: { 'Retry-After': '5' },
+    },
+  ],
+  [
+    apigw.ResponseType.DEFAULT_4XX,
+    {
+      code: 'bad_request',
+      title: 'Bad request',
+      detail: 'The request was refused by the API gateway.',
+    },
+  ],
+  [
+    apigw.ResponseType.DEFAULT_5XX,
+    {
+      status: 500,
+      code: 'internal_error',
+      title: 'Internal error',
+      detail: 'The service failed to handle the request. It has been logged with the request id.',
+    },
+  ],
+];
+
+const problemTemplate = (problem: Problem): string =>
+  JSON.stringify({
+    type: problemType(problem.code),
+    title: problem.title,
+    ...(problem.status === undefined ? {} : { status: problem.status }),
+    detail: problem.detail,
+    code: problem.code,
+    request_id: '$context.requestId',
+  });
+
+const pathParameters = (path: string): string[] =>
+  [...path.matchAll(/\{([^}+]+)\+?\}/g)].map((match) => match[1]!);
+
+/**
+ * The public REST API (SPEC 5): every route of lib/resources.ts ROUTES, each behind the API-key REQUEST
+ * authorizer (cached 60 s by the Authorization header) and the per-client usage plan, with access logs,
+ * execution logs (errors only, never request data) and X-Ray.
+ */
+export class ServiceApi extends Construct {
+  readonly api: apigw.RestApi;
+  readonly usagePlan: apigw.UsagePlan;
+  readonly accessLogGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: ServiceApiProps) {
+    super(scope, id);
+
+    this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', { retention: props.logRetention });
+    this.api = new apigw.RestApi(this, 'RestApi', {
+      restApiName: 'catalog-jobs',
+      description: 'Catalog jobs and data exports (SPEC 5).',
+      endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
+      // The authorizer's usageIdentifierKey selects the client's API key of the usage plan (SPEC 2, 9).
+      apiKeySourceType: apigw.ApiKeySourceType.AUTHORIZER,
+      // Execution logging needs the account-level CloudWatch role; this creates it (retained on delete).
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      failOnWarnings: true,
+      deployOptions: {
+        stageName: STAGE_NAME,
+        accessLogDestination: new apigw.LogGroupLogDestination(this.accessLogGroup),
+        accessLogFormat: apigw.AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: apigw.AccessLogField.contextRequestId(),
+            extendedRequestId: apigw.AccessLogField.contextExtendedRequestId(),
+            requestTime: apigw.AccessLogField.contextRequestTime(),
+            ip: apigw.AccessLogField.contextIdentitySourceIp(),
+            userAgent: apigw.AccessLogField.contextIdentityUserAgent(),
+            httpMethod: apigw.AccessLogField.contextHttpMethod(),
+            resourcePath: apigw.AccessLogField.contextResourcePath(),
+            path: apigw.AccessLogField.contextPath(),
+            protocol: apigw.AccessLogField.contextProtocol(),
+            status: apigw.AccessLogField.contextStatus(),
+            responseLength: apigw.AccessLogField.contextResponseLength(),
+            responseLatency: apigw.AccessLogField.contextResponseLatency(),
+            integrationLatency: apigw.AccessLogField.contextIntegrationLatency(),
+            integrationStatus: apigw.AccessLogField.contextIntegrationStatus(),
+            clientId: apigw.AccessLogField.contextAuthorizer('clientId'),
+            keyId: apigw.AccessLogField.contextAuthorizer('keyId'),
+            errorType: apigw.AccessLogField.contextErrorResponseType(),
+            errorMessage: apigw.AccessLogField.contextErrorMessage(),
+            xrayTraceId: apigw.AccessLogField.contextXrayTraceId(),
+          }),
+        ),
+        // ERROR, not INFO, and no data trace: execution logs must never carry the Authorization header.
+        loggingLevel: apigw.MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        metricsEnabled: false,
+        tracingEnabled: true,
+      },
+    });
+
+    const authorizer = new apigw.RequestAuthorizer(this, 'ApiKeyAuthorizer', {
+      authorizerName: 'api-key',
+      handler: props.authorizer,
+      identitySources: [apigw.IdentitySource.header('Authorization')],
+      resultsCacheTtl: Duration.seconds(AUTHORIZER_CACHE_TTL_SECONDS),
+    });
+
+    // Bodies are validated by the handlers (Zod), because SPEC 7 wants JSON Pointers to each bad field,
+    // which the gateway's validator cannot produce; the gateway checks the declared parameters.
+    const validator = new apigw.RequestValidator(this, 'ParameterValidator', {
+      restApi: this.api,
+      requestValidatorName: 'parameters',
+      validateRequestParameters: true,
+      validateRequestBody: false,
+    });
+
+    for (const route of ROUTES) {
+      const handler = props.handlers.get(route.handler);
+      if (!handler)
+        throw new Error(`No function for the handler ${route.handler} of ${route.method} ${route.path}`);
+      const resource = this.api.root.resourceForPath(route.path);
+      resource.addMethod(route.method, new apigw.LambdaIntegration(handler, { allowTestInvoke: false }), {
+        operationName: route.handler,
+        authorizer,
+        authorizationType: apigw.AuthorizationType.CUSTOM,
+        apiKeyRequired: true,
+        requestValidator: validator,
+        requestParameters: Object.fromEntries(
+          pathParameters(route.path).map((name) => [`method.request.path.${name}`, true]),
+        ),
+      });
+    }
+
+    for (const [type, problem] of GATEWAY_PROBLEMS) {
+      this.api.addGatewayResponse(`Gateway${type.responseType}`, {
+        type,
+        statusCode: problem.status === undefined ? undefined : String(problem.status),
+        responseHeaders: Object.fromEntries(
+          Object.entries({ 'Content-Type': 'application/problem+json', ...problem.headers }).map(([k, v]) => [
+            k,
+            `'${v}'`,
+          ]),
+        ),
+        templates: { 'application/json': problemTemplate(problem) },
+      });
+    }
+
+    this.usagePlan = this.api.addUsagePlan('PerClientUsagePlan', {
+      name: 'catalog-jobs-per-client',
+      description:
+        'SPEC 9: each client (one API key per client, value = the usageKey the authorizer returns) gets 20 rps, bursts of 40.',
+      throttle: { ...PER_CLIENT_THROTTLE },
+      apiStages: [{ api: this.api, stage: this.api.deploymentStage }],
+    });
+
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-COG4',
+      reason:
+        'The API is machine-to-machine and authenticated by API keys (SPEC 2: Authorization: Token ' +
+        'api_key=...). Every method uses the Lambda REQUEST authorizer, which checks the key digest against ' +
+        'the table and feeds the per-client usage plan; there are no end users for a Cognito user pool.',
+    });
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG2',
+      reason:
+        'Requests are validated, in two places: the gateway\'s "parameters" RequestValidator checks the ' +
+        'declared path parameters, and every handler validates its body with Zod (unknown fields rejected). ' +
+        'Body validation is not done by API Gateway models on purpose: SPEC 7 requires problem+json errors ' +
+        'with a JSON Pointer per invalid field and identical answers from the local runtime, which a gateway ' +
+        'model cannot give. cdk-nag accepts only a validator with validateRequestBody enabled.',
+    });
+
+    if (props.webAclArn) {
+      new wafv2.CfnWebACLAssociation(this, 'WebAcl', {
+        resourceArn: this.api.deploymentStage.stageArn,
+        webAclArn: props.webAclArn,
+      });
+    } else {
+      Validations.of(this.api.deploymentStage).acknowledge({
+        id: 'AwsSolutions-APIG3',
+        reason:
+          'No web ACL by default: every method requires an API key checked by the authorizer, and the usage ' +
+          'plan throttles each client (SPEC 9). A WAFv2 web ACL is an account-level choice (managed rule ' +
+          'groups, IP rate rules, cost); set context catalogJobs:webAclArn to associate one with the stage ' +
+          '(docs/deploying.md).',
+      });
+    }
+
+    const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
+    if (cloudWatchRole) {
+      Validations.of(cloudWatchRole).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason:
+          'This is the account-level role API Gateway assumes to write execution and access logs. AWS ' +
+          'provides AmazonAPIGatewayPushToCloudWatchLogs for exactly this role; only apigateway.amazonaws.com ' +
+          'can assume it, and no function or person uses it.',
+      });
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Annotations, Duration, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { BUNDLE } from './bundling';
+import type { FunctionDefinition } from './functions';
+
+export interface ServiceFunctionProps {
+  readonly definition: FunctionDefinition;
+  readonly projectRoot: string;
+  readonly environment: Record<string, string>;
+  readonly logRetention: logs.RetentionDays;
+  /** Customer-managed policy with the X-Ray write actions (which support no resource scoping). */
+  readonly tracingPolicy: iam.IManagedPolicy;
+}
+
+/**
+ * One service Lambda: NodejsFunction bundled from its handler file (ESM, minified, SDK bundled), Node 24 on
+ * ARM64, active tracing, its own log group, and its own role that starts with no permissions at all: only
+ * its log group, X-Ray, and whatever the stack grants it afterwards.
+ */
+export class ServiceFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    const { definition } = props;
+
+    this.logGroup = new logs.LogGroup(this, 'LogGroup', { retention: props.logRetention });
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs the ${definition.name} function; see lib/aws/functions.ts for what it may touch.`,
+      managedPolicies: [props.tracingPolicy],
+    });
+    // Instead of AWSLambdaBasicExecutionRole (any log group of the account): this function's group only.
+    this.logGroup.grantWrite(this.role);
+
+    const entry = join(props.projectRoot, definition.entry);
+    const placeholder = !existsSync(entry) && !Stack.of(this).bundlingRequired;
+    if (placeholder) {
+      // Only when this stack is not being bundled (tests, `cdk synth --exclusively` of the other stack):
+      // a handler another change has not written yet must not stop the rest of the template from synthesising.
+      Annotations.of(this).addWarningV2(
+        'catalog-jobs:missing-handler',
+        `${definition.entry} does not exist yet; a placeholder is synthesised because bundling is skipped.`,
+      );
+    }
+
+    this.function = new NodejsFunction(this, 'Function', {
+      description: `catalog-jobs ${definition.kind}: ${definition.name}`,
+      ...(placeholder
+        ? {
+            code: lambda.Code.fromInline(
+              'export const handler = async () => { throw new Error("placeholder"); };',
+            ),
+            handler: 'index.handler',
+          }
+        : { entry, handler: 'handler' }),
+      projectRoot: props.projectRoot,
+      depsLockFilePath: join(props.projectRoot, 'package-lock.json'),
+      runtime: lambda.Runtime.NODEJS_24_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: definition.memoryMb,
+      timeout: Duration.seconds(definition.timeoutSeconds),
+      role: this.role,
+      logGroup: this.logGroup,
+      tracing: lambda.Tracing.DISABLED,
+      environment: props.environment,
+      bundling: {
+        target: BUNDLE.target,
+        format: OutputFormat.ESM,
+        mainFields: [...BUNDLE.mainFields],
+        minify: BUNDLE.minify,
+        sourceMap: BUNDLE.sourceMap,
+        sourceMapMode: SourceMapMode.DEFAULT,
+        sourcesContent: BUNDLE.sourcesContent,
+        banner: BUNDLE.banner,
+        externalModules: [...BUNDLE.externalModules],
+      },
+    });
+    // Active tracing set on the resource directly: `tracing: ACTIVE` would also add X-Ray actions on "*" to
+    // this role's inline policy, where they would need a suppression per role. The shared tracingPolicy
+    // carries them once instead.
+    (this.function.node.defaultChild as lambda.CfnFunction).tracingConfig = { mode: 'Active' };
+  }
+}

@@ -1,0 +1,423 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { loadConfig } from '../../lambdas/shared/config';
+import { serviceFunctions } from '../../lib/aws/functions';
+import { METRICS, OUTPUTS, SERVICE_NAME, STAGE_NAME } from '../../lib/aws/names';
+import { AUTHORIZER_CACHE_TTL_SECONDS, PER_CLIENT_THROTTLE } from '../../lib/aws/service-api';
+import { TABLE_WRITE_ACTIONS } from '../../lib/aws/stateless-stack';
+import { ENV, QUEUES, type QueueKey, RECONCILER, ROUTES, TABLE } from '../../lib/resources';
+import {
+  actionsOf,
+  cleanUp,
+  logicalId,
+  resourcesOf,
+  roleStatements,
+  type Statement,
+  synthesized,
+} from './synth';
+
+afterAll(cleanUp);
+
+const queueKeys = Object.keys(QUEUES) as QueueKey[];
+const definitions = serviceFunctions();
+
+const functionProps = (name: string): Record<string, unknown> => {
+  const { stateless, stateless$ } = synthesized();
+  const fn = stateless.functions.get(name)!;
+  return stateless$.findResources('AWS::Lambda::Function')[logicalId(fn.function)]!.Properties;
+};
+
+const statementsOf = (name: string): Statement[] => {
+  const { stateless, stateless$ } = synthesized();
+  return roleStatements(stateless$, logicalId(stateless.functions.get(name)!.role));
+};
+
+const allActions = (name: string): string[] => statementsOf(name).flatMap(actionsOf);
+
+describe('functions', () => {
+  it('one per handler: every route, the authorizer, every consumer, the reconciler', () => {
+    const { stateless$ } = synthesized();
+    const expected = new Set([
+      ...ROUTES.map((r) => r.handler),
+      'authorizer',
+      ...Object.values(QUEUES).map((q) => q.consumer),
+      RECONCILER.handler,
+    ]);
+    expect(definitions.map((d) => d.name).sort()).toEqual([...expected].sort());
+    stateless$.resourceCountIs('AWS::Lambda::Function', expected.size);
+  });
+
+  it.each(definitions.map((d) => d.name))(
+    '%s runs Node 24 on ARM64 with active tracing and its own log group',
+    (name) => {
+      const { stateless } = synthesized();
+      expect(functionProps(name)).toMatchObject({
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        TracingConfig: { Mode: 'Active' },
+        LoggingConfig: { LogGroup: { Ref: logicalId(stateless.functions.get(name)!.logGroup) } },
+      });
+    },
+  );
+
+  it.each(definitions.map((d) => d.name))(
+    '%s gets every variable lambdas/shared/config.ts requires',
+    (name) => {
+      const variables = (functionProps(name).Environment as { Variables: Record<string, unknown> }).Variables;
+      // CloudFormation fills in the references at deploy time; here any non-empty string stands for them.
+      const env = Object.fromEntries(
+        Object.entries(variables).map(([key, value]) => [
+          key,
+          typeof value === 'string' ? value : `<${key}>`,
+        ]),
+      );
+      expect(() => loadConfig(env)).not.toThrow();
+      expect(variables).toMatchObject({
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS.namespace,
+        POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
+        ALLOW_LOOPBACK_URLS: 'false',
+      });
+    },
+  );
+
+  it('points CALLBACKS_DLQ_URL at the callbacks dead-letter queue', () => {
+    const { stateful } = synthesized();
+    const variables = (functionProps('callback-worker').Environment as { Variables: Record<string, unknown> })
+      .Variables;
+    expect(JSON.stringify(variables[ENV.callbackDeadLetterQueueUrl])).toContain(
+      logicalId(stateful.queues.callbacks.deadLetterQueue),
+    );
+  });
+
+  it('log groups (functions and API access logs) keep logs for a month', () => {
+    const { stateless$ } = synthesized();
+    const groups = Object.values(stateless$.findResources('AWS::Logs::LogGroup'));
+    expect(groups).toHaveLength(definitions.length + 1);
+    for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30);
+  });
+
+  it('roles start empty: no AWS managed policies (no AWSLambdaBasicExecutionRole)', () => {
+    const { stateless, stateless$ } = synthesized();
+    const roles = stateless$.findResources('AWS::IAM::Role');
+    for (const fn of stateless.functions.values()) {
+      const managed = (roles[logicalId(fn.role)]!.Properties.ManagedPolicyArns ?? []) as unknown[];
+      expect(JSON.stringify(managed)).not.toContain('iam::aws:policy');
+    }
+  });
+});
+
+describe('queue consumers', () => {
+  it.each(queueKeys)(
+    '%s feeds its consumer with reportBatchItemFailures and the batch size of lib/resources.ts',
+    (key) => {
+      const { stateful, stateless, stateless$ } = synthesized();
+      const def = QUEUES[key];
+      const mappings = Object.values(stateless$.findResources('AWS::Lambda::EventSourceMapping')).filter(
+        (m) => JSON.stringify(m.Properties.EventSourceArn).includes(logicalId(stateful.queues[key].queue)),
+      );
+      expect(mappings).toHaveLength(1);
+      expect(mappings[0]!.Properties).toMatchObject({
+        FunctionName: { Ref: logicalId(stateless.functions.get(def.consumer)!.function) },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        BatchSize: def.batchSize,
+      });
+    },
+  );
+
+  it('job-worker consumes both job queues; standard work is capped so rush always has concurrency', () => {
+    const { stateless$ } = synthesized();
+    const capped = Object.values(stateless$.findResources('AWS::Lambda::EventSourceMapping')).filter(
+      (m) => m.Properties.ScalingConfig?.MaximumConcurrency !== undefined,
+    );
+    expect(capped).toHaveLength(1);
+    expect(JSON.stringify(capped[0]!.Properties.EventSourceArn)).toContain('JobsStandardQueue');
+  });
+
+  it('the reconciler runs on its schedule', () => {
+    const { stateless, stateless$ } = synthesized();
+    stateless$.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: `rate(${RECONCILER.scheduleMinutes} minutes)`,
+      Targets: [
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [logicalId(stateless.functions.get(RECONCILER.handler)!.function), 'Arn'] },
+        }),
+      ],
+    });
+  });
+});
+
+describe('REST API', () => {
+  it('takes the API key from the authorizer (usage plans per client)', () => {
+    synthesized().stateless$.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      ApiKeySourceType: 'AUTHORIZER',
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+    });
+  });
+
+  it('uses a REQUEST authorizer cached 60 s by the Authorization header', () => {
+    const { stateless, stateless$ } = synthesized();
+    stateless$.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
+    stateless$.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'REQUEST',
+      IdentitySource: 'method.request.header.Authorization',
+      AuthorizerResultTtlInSeconds: AUTHORIZER_CACHE_TTL_SECONDS,
+    });
+    expect(JSON.stringify(stateless$.findResources('AWS::ApiGateway::Authorizer'))).toContain(
+      logicalId(stateless.functions.get('authorizer')!.function),
+    );
+  });
+
+  it.each(ROUTES.map((r) => [r.method, r.path, r.handler] as const))(
+    '%s %s -> %s behind the authorizer, with an API key and the parameter validator',
+    (method, path, handler) => {
+      const { stateless, stateless$ } = synthesized();
+      const methods = Object.values(stateless$.findResources('AWS::ApiGateway::Method')).filter(
+        (m) =>
+          m.Properties.HttpMethod === method &&
+          JSON.stringify(m.Properties.Integration.Uri).includes(
+            logicalId(stateless.functions.get(handler)!.function),
+          ),
+      );
+      expect(methods).toHaveLength(1);
+      const props = methods[0]!.Properties;
+      expect(props).toMatchObject({
+        AuthorizationType: 'CUSTOM',
+        ApiKeyRequired: true,
+        RequestValidatorId: { Ref: expect.stringMatching(/ParameterValidator/) },
+        Integration: { Type: 'AWS_PROXY' },
+      });
+      for (const param of [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])) {
+        expect(props.RequestParameters).toEqual({ [`method.request.path.${param}`]: true });
+      }
+    },
+  );
+
+  it('throttles each client at 20 rps with bursts of 40 (SPEC 9)', () => {
+    synthesized().stateless$.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      Throttle: { RateLimit: PER_CLIENT_THROTTLE.rateLimit, BurstLimit: PER_CLIENT_THROTTLE.burstLimit },
+      ApiStages: [Match.objectLike({ Stage: Match.anyValue() })],
+    });
+    expect(PER_CLIENT_THROTTLE).toEqual({ rateLimit: 20, burstLimit: 40 });
+  });
+
+  it('stage has access logs, error-level execution logs without request data, and X-Ray', () => {
+    synthesized().stateless$.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: STAGE_NAME,
+      TracingEnabled: true,
+      AccessLogSetting: {
+        DestinationArn: Match.anyValue(),
+        Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"'),
+      },
+      MethodSettings: [
+        Match.objectLike({
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+        }),
+      ],
+    });
+  });
+
+  it('answers 401 as problem+json with WWW-Authenticate: Token', () => {
+    const { stateless$ } = synthesized();
+    stateless$.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'UNAUTHORIZED',
+      StatusCode: '401',
+      ResponseParameters: {
+        'gatewayresponse.header.WWW-Authenticate': "'Token'",
+        'gatewayresponse.header.Content-Type': "'application/problem+json'",
+      },
+      ResponseTemplates: {
+        'application/json': Match.serializedJson(
+          Match.objectLike({ status: 401, code: 'unauthorized', request_id: '$context.requestId' }),
+        ),
+      },
+    });
+  });
+
+  it.each([
+    ['THROTTLED', '429', 'rate_limited'],
+    ['ACCESS_DENIED', '403', 'forbidden'],
+    ['AUTHORIZER_FAILURE', '503', 'service_unavailable'],
+    ['MISSING_AUTHENTICATION_TOKEN', '404', 'not_found'],
+    ['DEFAULT_5XX', '500', 'internal_error'],
+  ])('answers %s as %s problem+json (%s)', (type, status, code) => {
+    synthesized().stateless$.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: type,
+      StatusCode: status,
+      ResponseTemplates: { 'application/json': Match.serializedJson(Match.objectLike({ code })) },
+    });
+  });
+
+  it('429 carries Retry-After', () => {
+    synthesized().stateless$.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'THROTTLED',
+      ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': "'1'" }),
+    });
+  });
+});
+
+describe('least privilege', () => {
+  it('no function role has a statement on "*"', () => {
+    for (const { name } of definitions) {
+      for (const statement of statementsOf(name)) expect(resourcesOf(statement)).not.toContain('*');
+    }
+  });
+
+  it('X-Ray actions live in one managed policy, and nowhere else', () => {
+    const { stateless$ } = synthesized();
+    stateless$.resourceCountIs('AWS::IAM::ManagedPolicy', 1);
+    stateless$.hasResourceProperties('AWS::IAM::ManagedPolicy', {
+      PolicyDocument: {
+        Statement: [
+          { Effect: 'Allow', Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], Resource: '*' },
+        ],
+      },
+    });
+    for (const { name } of definitions)
+      expect(allActions(name).filter((a) => a.startsWith('xray:'))).toEqual([]);
+  });
+
+  it.each(['get-job', 'list-jobs', 'authorizer'])(
+    '%s only reads: no table, object or queue writes',
+    (name) => {
+      const actions = allActions(name);
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+      for (const write of [...TABLE_WRITE_ACTIONS, 's3:PutObject', 'sqs:SendMessage']) {
+        expect(actions).not.toContain(write);
+      }
+    },
+  );
+
+  it('table statements name the table and each of its indexes, not a wildcard', () => {
+    const { stateful } = synthesized();
+    const table = statementsOf('get-job').find((s) => s.Sid === 'Table')!;
+    const resources = JSON.stringify(resourcesOf(table));
+    expect(resourcesOf(table)).toHaveLength(1 + TABLE.indexes.length);
+    expect(resources).toContain(logicalId(stateful.table));
+    for (const index of TABLE.indexes) expect(resources).toContain(`/index/${index.name}`);
+    expect(resources).not.toContain('/index/*');
+  });
+
+  it('create-job sends to the two job queues and nothing else', () => {
+    const { stateful } = synthesized();
+    const send = statementsOf('create-job').filter((s) => actionsOf(s).includes('sqs:SendMessage'));
+    const targets = JSON.stringify(send.flatMap(resourcesOf));
+    expect(targets).toContain(logicalId(stateful.queues.jobsRush.queue));
+    expect(targets).toContain(logicalId(stateful.queues.jobsStandard.queue));
+    expect(targets).not.toContain(logicalId(stateful.queues.exports.queue));
+    expect(targets).not.toContain(logicalId(stateful.queues.callbacks.queue));
+  });
+
+  it('create-file may PUT uploads (to presign) but read no bucket and touch no other bucket', () => {
+    const statements = statementsOf('create-file').filter((s) =>
+      actionsOf(s).some((a) => a.startsWith('s3:')),
+    );
+    expect(statements.flatMap(actionsOf).sort()).toEqual(['s3:AbortMultipartUpload', 's3:PutObject']);
+    expect(JSON.stringify(statements.flatMap(resourcesOf))).toContain('catalog-uploads-');
+    expect(JSON.stringify(statements.flatMap(resourcesOf))).not.toMatch(/catalog-(exports|documents)-/);
+  });
+
+  it('get-export reads the exports bucket only', () => {
+    const s3 = statementsOf('get-export').filter((s) => actionsOf(s).some((a) => a.startsWith('s3:')));
+    expect(s3.flatMap(actionsOf).sort()).toEqual(['s3:GetObject', 's3:ListBucket']);
+    expect(JSON.stringify(s3.flatMap(resourcesOf))).not.toMatch(/catalog-(uploads|documents)-/);
+  });
+
+  it('consumers may receive and delete from their own queues only', () => {
+    const { stateful } = synthesized();
+    const receive = statementsOf('job-worker').filter((s) => actionsOf(s).includes('sqs:DeleteMessage'));
+    const queues = JSON.stringify(receive.flatMap(resourcesOf));
+    expect(queues).toContain(logicalId(stateful.queues.jobsRush.queue));
+    expect(queues).toContain(logicalId(stateful.queues.jobsStandard.queue));
+    expect(queues).not.toContain(logicalId(stateful.queues.callbacks.queue));
+  });
+
+  it('only callback-worker may send to a dead-letter queue (callbacks that failed for good)', () => {
+    const { stateful } = synthesized();
+    const dlqs = queueKeys.map((key) => logicalId(stateful.queues[key].deadLetterQueue));
+    for (const { name } of definitions) {
+      const sends = statementsOf(name).filter((s) => actionsOf(s).includes('sqs:SendMessage'));
+      const targets = JSON.stringify(sends.flatMap(resourcesOf));
+      const hits = dlqs.filter((dlq) => targets.includes(dlq));
+      expect(hits).toEqual(
+        name === 'callback-worker' ? [logicalId(stateful.queues.callbacks.deadLetterQueue)] : [],
+      );
+    }
+  });
+
+  it('no function may delete objects or change bucket or queue configuration', () => {
+    for (const { name } of definitions) {
+      for (const action of allActions(name)) {
+        expect(action).not.toMatch(
+          /^s3:(Delete|PutBucket|PutLifecycle)|^sqs:(SetQueueAttributes|DeleteQueue|Purge)/,
+        );
+        expect(action).not.toContain('*');
+      }
+    }
+  });
+});
+
+describe('alarms', () => {
+  const alarms = () => Object.values(synthesized().stateless$.findResources('AWS::CloudWatch::Alarm'));
+
+  it.each(queueKeys)("%s's dead-letter queue alarms as soon as it holds a message", (key) => {
+    const { stateful } = synthesized();
+    const dlq = logicalId(stateful.queues[key].deadLetterQueue);
+    const matching = alarms().filter(
+      (a) =>
+        a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible' &&
+        JSON.stringify(a.Properties.Dimensions).includes(dlq),
+    );
+    expect(matching).toHaveLength(1);
+    expect(matching[0]!.Properties).toMatchObject({
+      Namespace: 'AWS/SQS',
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+      AlarmActions: [expect.anything()],
+    });
+  });
+
+  it('alarms on the API 5xx rate', () => {
+    const api = alarms().find((a) =>
+      (a.Properties.Metrics as { Expression?: string }[] | undefined)?.some((m) =>
+        m.Expression?.includes('errors'),
+      ),
+    );
+    expect(api?.Properties).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 5 });
+    expect(JSON.stringify(api?.Properties.Metrics)).toContain('5XXError');
+  });
+
+  it('alarms on stuck jobs from the metric the reconciler emits', () => {
+    const stuck = alarms().find((a) => a.Properties.MetricName === METRICS.stuckJobs);
+    expect(stuck?.Properties).toMatchObject({
+      Namespace: METRICS.namespace,
+      Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+    });
+  });
+
+  it('alarms when the reconciler fails or stops running', () => {
+    const names = alarms().map((a) => `${a.Properties.MetricName}:${a.Properties.TreatMissingData}`);
+    expect(names).toEqual(expect.arrayContaining(['Errors:notBreaching', 'Invocations:breaching']));
+  });
+
+  it('every alarm notifies the encrypted alarm topic', () => {
+    const { stateless, stateless$ } = synthesized();
+    const topic = logicalId(stateless.monitoring.topic);
+    for (const alarm of alarms()) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topic }]);
+    stateless$.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+    stateless$.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+  });
+});
+
+describe('outputs', () => {
+  it('publishes the API URL, the usage plan and the alarm topic', () => {
+    const outputs = Object.keys(synthesized().stateless$.findOutputs('*'));
+    expect(outputs).toEqual(
+      expect.arrayContaining([OUTPUTS.apiUrl, OUTPUTS.restApiId, OUTPUTS.usagePlanId, OUTPUTS.alarmTopicArn]),
+    );
+  });
+});

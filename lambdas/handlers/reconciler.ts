@@ -2,11 +2,14 @@ import { failOverdueJobs } from '../core/use-cases/job-processing';
 import { reconcileOutbox } from '../core/use-cases/reconcile';
 import { type AppDeps, defaultDeps } from '../shared/deps';
 import { lazy } from '../shared/http';
+import { count, METRIC, publishMetrics } from '../shared/metrics';
 
 export interface ReconcileReport {
   readonly requeued: number;
   readonly failedToRequeue: number;
   readonly timedOut: number;
+  /** Jobs not terminal although their due_at has passed (at most 1000 are counted). */
+  readonly stuck: number;
 }
 
 /**
@@ -16,7 +19,11 @@ export interface ReconcileReport {
 export const makeReconcilerHandler = (deps: AppDeps) => async (): Promise<ReconcileReport> => {
   const outbox = await reconcileOutbox(deps);
   const timedOut = await failOverdueJobs(deps);
-  const report = { requeued: outbox.requeued, failedToRequeue: outbox.failed, timedOut };
+  const stuck = (await deps.jobs.listOverdue(deps.clock.now().toISOString(), 1000)).length;
+  // Emitted on every run, 0 included: the StuckJobs alarm reads it.
+  count(deps, METRIC.stuckJobs, stuck);
+  publishMetrics(deps);
+  const report = { requeued: outbox.requeued, failedToRequeue: outbox.failed, timedOut, stuck };
   if (report.requeued > 0 || report.timedOut > 0 || report.failedToRequeue > 0) {
     deps.logger.warn('reconciled', { ...report });
   }

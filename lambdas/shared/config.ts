@@ -17,6 +17,7 @@ export interface Config {
   readonly allowLoopbackUrls: boolean;
   readonly jobSettings: JobSettings;
   readonly serviceName: string;
+  readonly metricsNamespace: string;
 }
 
 const required = (env: NodeJS.ProcessEnv, name: string): string => {
@@ -68,4 +69,5 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
     },
   },
   serviceName: env.POWERTOOLS_SERVICE_NAME ?? 'catalog-jobs',
+  metricsNamespace: env.POWERTOOLS_METRICS_NAMESPACE ?? 'CatalogJobs',
 });

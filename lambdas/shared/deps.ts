@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -50,6 +51,8 @@ export interface AppDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly logger: Logger;
+  /** CloudWatch metrics (EMF). Handlers publish what they stored at the end of each invocation. */
+  readonly metrics: Metrics;
   readonly jobSettings: JobSettings;
   readonly allowHttpCallbacks: boolean;
   readonly allowLoopbackUrls: boolean;
@@ -103,6 +106,7 @@ export const buildDeps = (config: Config, overrides: Partial<AppDeps> = {}): App
     clock,
     ids: randomIds,
     logger: new Logger({ serviceName: config.serviceName }),
+    metrics: new Metrics({ serviceName: config.serviceName, namespace: config.metricsNamespace }),
     jobSettings: config.jobSettings,
     allowHttpCallbacks: config.allowHttpCallbacks,
     allowLoopbackUrls: config.allowLoopbackUrls,

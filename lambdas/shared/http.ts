@@ -12,6 +12,7 @@ import {
 import { LIMITS } from '../core/schemas/job';
 import { checkIdempotencyKey, claimIdempotencyKey, requestFingerprint } from '../core/use-cases/idempotency';
 import type { AppDeps } from './deps';
+import { publishMetrics } from './metrics';
 import { toProblem } from './problem';
 
 export type ApiEvent = Omit<APIGatewayProxyEvent, 'body'> & { body: unknown; rawBody?: string | null };
@@ -54,7 +55,7 @@ export const pathParam = (event: Pick<APIGatewayProxyEvent, 'pathParameters'>, n
  * Outermost middleware: every response carries `x-request-id`; every error becomes a problem+json body
  * (SPEC 7). Errors at 500 and above are logged with their cause and shown to the client only generically.
  */
-const apiEnvelope = (deps: Pick<AppDeps, 'logger'>): MiddlewareObj<ApiEvent, ApiResult> => ({
+const apiEnvelope = (deps: Pick<AppDeps, 'logger' | 'metrics'>): MiddlewareObj<ApiEvent, ApiResult> => ({
   before: (request) => {
     deps.logger.appendKeys({ request_id: requestIdOf(request.event) });
   },
@@ -63,6 +64,7 @@ const apiEnvelope = (deps: Pick<AppDeps, 'logger'>): MiddlewareObj<ApiEvent, Api
       request.response.headers = { ...request.response.headers, 'x-request-id': requestIdOf(request.event) };
     }
     deps.logger.removeKeys(['request_id', 'client_id']);
+    publishMetrics(deps);
   },
   onError: (request) => {
     const requestId = requestIdOf(request.event);
@@ -78,6 +80,7 @@ const apiEnvelope = (deps: Pick<AppDeps, 'logger'>): MiddlewareObj<ApiEvent, Api
       body: JSON.stringify(problem.body),
     };
     deps.logger.removeKeys(['request_id', 'client_id']);
+    publishMetrics(deps);
   },
 });
 

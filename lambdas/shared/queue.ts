@@ -3,6 +3,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import type { z } from 'zod';
 import { PermanentMessageError, parseMessage } from '../core/messages';
 import type { AppDeps } from './deps';
+import { publishMetrics } from './metrics';
 
 export type SqsConsumer = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 
@@ -12,7 +13,7 @@ export type SqsConsumer = (event: SQSEvent, context: Context) => Promise<SQSBatc
  * malformed message) is logged and acknowledged so that it cannot poison the batch.
  */
 export const sqsConsumer = <S extends z.ZodType>(
-  deps: Pick<AppDeps, 'logger'>,
+  deps: Pick<AppDeps, 'logger' | 'metrics'>,
   name: string,
   schema: S,
   handle: (message: z.output<S>, record: SQSRecord) => Promise<Record<string, unknown>>,
@@ -36,5 +37,11 @@ export const sqsConsumer = <S extends z.ZodType>(
       throw error;
     }
   };
-  return (event, context) => processPartialResponse(event, record, processor, { context });
+  return async (event, context) => {
+    try {
+      return await processPartialResponse(event, record, processor, { context });
+    } finally {
+      publishMetrics(deps);
+    }
+  };
 };

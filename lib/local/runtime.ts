@@ -66,6 +66,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     ALLOW_HTTP_CALLBACKS: 'true',
     ALLOW_LOOPBACK_URLS: 'true',
     POWERTOOLS_SERVICE_NAME: 'catalog-jobs',
+    // No CloudWatch here: metrics would only be EMF lines on stdout. POWERTOOLS_METRICS_DISABLED=false shows them.
+    POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
     ...lambdaEnvironment(resources, { dynamodb: emulators.dynamodb, aws: emulators.aws }),
     ...options.env,
   };

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
 import { ConflictError, NotFoundError } from '../../lambdas/core/errors';
 import type { ExportRecord, FileRecord, JobRecord } from '../../lambdas/core/model';
 import type { OutboundHttp, OutboundRequest, OutboundResponse } from '../../lambdas/core/outbound';
@@ -414,6 +415,7 @@ export const fakeDeps = (overrides: Partial<AppDeps> = {}): FakeDeps => {
     clock,
     ids: { uuid: () => randomUUID() },
     logger: silentLogger(),
+    metrics: new Metrics({ serviceName: 'test', namespace: 'Test' }),
     jobSettings: DEFAULT_JOB_SETTINGS,
     allowHttpCallbacks: false,
     allowLoopbackUrls: false,

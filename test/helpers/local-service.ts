@@ -13,7 +13,8 @@ const cleanEnv = (): Record<string, string> => {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined) continue;
-    if (/(_QUEUE_URL|_DLQ_URL|_BUCKET)$/.test(k) || k === 'TABLE_NAME' || k.startsWith('AWS_ENDPOINT_URL')) continue;
+    if (/(_QUEUE_URL|_DLQ_URL|_BUCKET)$/.test(k) || k === 'TABLE_NAME' || k.startsWith('AWS_ENDPOINT_URL'))
+      continue;
     env[k] = v;
   }
   return env;

@@ -11,7 +11,13 @@ import { completeReviewedJob } from '../../lambdas/core/use-cases/operations';
 import { makeGetExportHandler } from '../../lambdas/handlers/http/get-export';
 import { apiEvent, eventually, lambdaContext } from '../helpers/factories';
 import { uniqueClient } from '../helpers/integration';
-import { type Pipeline, type RecordedRequest, startPipeline, startTestServer, type TestServer } from '../helpers/pipeline';
+import {
+  type Pipeline,
+  type RecordedRequest,
+  startPipeline,
+  startTestServer,
+  type TestServer,
+} from '../helpers/pipeline';
 
 const MENU = 'category,name,price\nPizza,Margherita,12.50\nPizza,Diavola,13.00\nDrinks,Cola,2.50\n';
 
@@ -53,7 +59,12 @@ const submit = (clientId: string, data: Record<string, unknown> = {}) =>
   createJob(pipeline.deps, clientId, {
     job_type: 'new_menu',
     processing_type: 'rush',
-    job_data: { catalog_sources: [`${files.url}/menu.csv`], merchant_name: 'Joe', language: 'en_us', ...data },
+    job_data: {
+      catalog_sources: [`${files.url}/menu.csv`],
+      merchant_name: 'Joe',
+      language: 'en_us',
+      ...data,
+    },
   } as JobSpec);
 
 const jobIn = (job: JobRecord, state: string) =>
@@ -86,7 +97,10 @@ const verified = (secret: string, request: RecordedRequest) =>
 describe('data exports (SPEC 5.3)', () => {
   it('exports a finished job by polling: delivery_url serves the catalog, with the checksum shown', async () => {
     const { clientId } = await newClient();
-    const job = await jobIn(await submit(clientId, { client_mappings: { items: { Cola: 'pos-7' } } }), 'completed');
+    const job = await jobIn(
+      await submit(clientId, { client_mappings: { items: { Cola: 'pos-7' } } }),
+      'completed',
+    );
     const created = await createExport(pipeline.deps, clientId, { id: job.id, type: 'catalog' });
     await exportWhere(created, (e) => e.state === 'completed', 'the export to complete');
 
@@ -95,16 +109,23 @@ describe('data exports (SPEC 5.3)', () => {
       lambdaContext(),
     );
     const body = JSON.parse(res.body);
-    expect(body).toMatchObject({ state: 'completed', client_mappings: { items: { Cola: 'pos-7' } }, file: { item_count: 3 } });
+    expect(body).toMatchObject({
+      state: 'completed',
+      client_mappings: { items: { Cola: 'pos-7' } },
+      file: { item_count: 3 },
+    });
     const download = await fetch(body.delivery_url);
     expect(download.status).toBe(200);
     const bytes = Buffer.from(await download.arrayBuffer());
     expect(bytes.length).toBe(body.file.size_bytes);
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(body.file.checksum_sha256);
     const chunks: Buffer[] = [];
-    for await (const c of await pipeline.deps.catalogs.read(catalogKey(clientId, job.id))) chunks.push(Buffer.from(c));
+    for await (const c of await pipeline.deps.catalogs.read(catalogKey(clientId, job.id)))
+      chunks.push(Buffer.from(c));
     expect(JSON.parse(bytes.toString())).toEqual(JSON.parse(Buffer.concat(chunks).toString()));
-    expect(JSON.parse(bytes.toString()).items.find((i: { name: string }) => i.name === 'Cola').external_id).toBe('pos-7');
+    expect(
+      JSON.parse(bytes.toString()).items.find((i: { name: string }) => i.name === 'Cola').external_id,
+    ).toBe('pos-7');
   });
 
   it('waits for a job still in review, completes when the job does, and calls back signed', async () => {
@@ -118,7 +139,11 @@ describe('data exports (SPEC 5.3)', () => {
     // Only the job's completion moves it on.
     expect((await pipeline.deps.exports.get(clientId, exp.id))?.state).toBe('initiated');
     await completeReviewedJob(pipeline.deps, job.id);
-    const done = await exportWhere(exp, (e) => e.callback?.state === 'delivered', 'the callback to be delivered');
+    const done = await exportWhere(
+      exp,
+      (e) => e.callback?.state === 'delivered',
+      'the callback to be delivered',
+    );
     expect(done.state).toBe('completed');
     const [request] = hookRequests(`/hooks/${clientId}`);
     expect(request?.headers['content-type']).toBe('application/json');
@@ -133,7 +158,11 @@ describe('data exports (SPEC 5.3)', () => {
     const { clientId, secret } = await newClient();
     const job = await submit(clientId, { catalog_sources: [`${files.url}/missing.csv`] });
     const path = `/hooks/${clientId}`;
-    const exp = await createExport(pipeline.deps, clientId, { id: job.id, type: 'catalog', callback_url: `${receiver.url}${path}` });
+    const exp = await createExport(pipeline.deps, clientId, {
+      id: job.id,
+      type: 'catalog',
+      callback_url: `${receiver.url}${path}`,
+    });
     const done = await exportWhere(exp, (e) => e.callback?.state === 'delivered', 'the failure callback');
     expect(done).toMatchObject({ state: 'failed', error: { code: 'job_failed' } });
     expect(verified(secret, hookRequests(path)[0]!).type).toBe('data_export.failed');
@@ -146,7 +175,11 @@ describe('callbacks (SPEC 6)', () => {
     const path = `/hooks/${clientId}`;
     scripts[path] = script;
     const job = await jobIn(await submit(clientId), 'completed');
-    const exp = await createExport(pipeline.deps, clientId, { id: job.id, type: 'catalog', callback_url: `${receiver.url}${path}` });
+    const exp = await createExport(pipeline.deps, clientId, {
+      id: job.id,
+      type: 'catalog',
+      callback_url: `${receiver.url}${path}`,
+    });
     return { exp, path, secret };
   };
 
@@ -194,4 +227,3 @@ describe('callbacks (SPEC 6)', () => {
     expect(hookRequests(path)).toHaveLength(1);
   });
 });
-

@@ -4,6 +4,7 @@ import { createJob } from '../../core/use-cases/jobs';
 import { parseOrThrow } from '../../core/validation';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
 import { httpRoute, json, lazy } from '../../shared/http';
+import { count, METRIC } from '../../shared/metrics';
 
 /** POST /v1/jobs (seed 4.1): 201 with the job in `initiated` and a Location header. */
 export const makeCreateJobHandler = (deps: AppDeps) =>
@@ -15,6 +16,7 @@ export const makeCreateJobHandler = (deps: AppDeps) =>
       job_type: job.jobType,
       processing_type: job.processingType,
     });
+    count(deps, METRIC.jobsCreated);
     return json(201, jobResource(job), { location: `/v1/jobs/${job.id}` });
   });
 

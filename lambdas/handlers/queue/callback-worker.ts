@@ -3,6 +3,7 @@ import { callbackMessageSchema, deliverCallback } from '../../core/use-cases/cal
 import { deliveryLink } from '../../core/use-cases/exports';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
 import { lazy } from '../../shared/http';
+import { count, METRIC } from '../../shared/metrics';
 import { sqsConsumer } from '../../shared/queue';
 
 /** Consumer of the callbacks queue: one signed delivery attempt per message (SPEC 6). */
@@ -21,6 +22,11 @@ export const makeCallbackWorkerHandler = (deps: AppDeps) =>
       },
       message,
     );
+    if (outcome.kind === 'delivered' || outcome.kind === 'retry' || outcome.kind === 'failed') {
+      count(deps, METRIC.callbackAttempts);
+    }
+    if (outcome.kind === 'delivered') count(deps, METRIC.callbacksDelivered);
+    if (outcome.kind === 'failed') count(deps, METRIC.callbacksFailed);
     // Never the URL's query or the body: a callback URL may carry the receiver's own token.
     return {
       export_id: message.exportId,

@@ -3,7 +3,14 @@ import { jobMessageSchema } from '../../core/messages';
 import { processJob } from '../../core/use-cases/job-processing';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
 import { lazy } from '../../shared/http';
+import { count, METRIC } from '../../shared/metrics';
 import { sqsConsumer } from '../../shared/queue';
+
+const OUTCOME_METRIC = {
+  completed: METRIC.jobsCompleted,
+  in_review: METRIC.jobsInReview,
+  failed: METRIC.jobsFailed,
+} as const;
 
 const queue = QUEUES.jobsStandard;
 
@@ -16,6 +23,7 @@ export const makeJobWorkerHandler = (deps: AppDeps) =>
       maxAttempts: queue.maxReceiveCount,
       leaseSeconds: queue.consumerTimeoutSeconds + 60,
     });
+    if (outcome.kind !== 'skipped') count(deps, OUTCOME_METRIC[outcome.kind]);
     return {
       job_id: message.jobId,
       outcome: outcome.kind,

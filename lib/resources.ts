@@ -58,8 +58,9 @@ const queue = (
 });
 
 export const QUEUES = {
-  jobsRush: queue('JobsRush', 'jobs-rush', 'job-worker', 300, 0),
-  jobsStandard: queue('JobsStandard', 'jobs-standard', 'job-worker', 300, 1),
+  // Lambda's longest timeout: a job fetches up to 50 sources of 100 MB and 10,000 images.
+  jobsRush: queue('JobsRush', 'jobs-rush', 'job-worker', 900, 0),
+  jobsStandard: queue('JobsStandard', 'jobs-standard', 'job-worker', 900, 1),
   exports: queue('Exports', 'exports', 'export-worker', 300),
   callbacks: queue('Callbacks', 'callbacks', 'callback-worker', 60),
 } as const satisfies Record<string, QueueDefinition>;

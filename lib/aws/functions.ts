@@ -156,7 +156,8 @@ export const FUNCTION_SETTINGS = {
   http: { timeoutSeconds: 15, memoryMb: 512 },
   authorizer: { timeoutSeconds: 10, memoryMb: 512 },
   scheduled: { timeoutSeconds: 120, memoryMb: 512 },
-  consumerMemoryMb: { 'job-worker': 1024, 'export-worker': 1024, 'callback-worker': 512 } satisfies Record<
+  // The job worker holds the catalog it builds (about 2 KB per item: 200,000 items need ~0.5 GB of heap).
+  consumerMemoryMb: { 'job-worker': 2048, 'export-worker': 1024, 'callback-worker': 512 } satisfies Record<
     ConsumerName,
     number
   >,

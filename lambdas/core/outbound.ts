@@ -70,3 +70,8 @@ export const readBody = async (response: OutboundResponse): Promise<Buffer> => {
   for await (const chunk of response.body) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks);
 };
+
+/** Closes a response whose body will not be read, so that its connection is released at once. */
+export const discardBody = async (response: OutboundResponse): Promise<void> => {
+  await response.body[Symbol.asyncIterator]().return?.();
+};

@@ -17,7 +17,10 @@ describe('reconciler', () => {
 
     expect(report).toEqual({ requeued: 1, failedToRequeue: 0, timedOut: 1, stuck: 1 });
     expect(deps.queue.jobs.map((j) => j.message.jobId)).toEqual([stranded.id]);
-    expect(await deps.jobs.get(overdue.clientId, overdue.id)).toMatchObject({ state: 'failed', error: { code: 'timed_out' } });
+    expect(await deps.jobs.get(overdue.clientId, overdue.id)).toMatchObject({
+      state: 'failed',
+      error: { code: 'timed_out' },
+    });
     expect((await deps.jobs.get(late.clientId, late.id))?.state).toBe('in_review');
     expect(added).toHaveBeenCalledWith('StuckJobs', 'Count', 1);
   });

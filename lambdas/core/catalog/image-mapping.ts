@@ -1,5 +1,5 @@
 import { imageSize } from 'image-size';
-import { OutboundError, type OutboundHttp } from '../outbound';
+import { discardBody, OutboundError, type OutboundHttp } from '../outbound';
 import { type ImageFormat, sniffImageFormat } from './detect';
 import type { CatalogDocument, ImageMapping, Item } from './document';
 import { hasValidCheckDigit } from './gtin';
@@ -107,7 +107,7 @@ export const fetchImage = async (
       followRedirects: true,
     });
     if (response.status < 200 || response.status > 299) {
-      await response.body[Symbol.asyncIterator]().return?.(); // releases the connection unread
+      await discardBody(response);
       return { ok: false, status: response.status, reason: `HTTP ${response.status}` };
     }
     const chunks: Buffer[] = [];

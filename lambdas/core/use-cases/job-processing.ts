@@ -7,7 +7,7 @@ import { catalogJsonChunks } from '../catalog/writer';
 import { ConflictError, NotFoundError } from '../errors';
 import type { JobRecord, Problem } from '../model';
 import { problem } from '../model';
-import { OutboundError, type OutboundHttp } from '../outbound';
+import { discardBody, OutboundError, type OutboundHttp } from '../outbound';
 import type {
   Clock,
   ExportRepository,
@@ -82,7 +82,7 @@ const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: strin
     followRedirects: true,
   });
   if (response.status < 200 || response.status > 299) {
-    // Drain nothing: the guarded client closes the connection when the stream is dropped.
+    await discardBody(response);
     throw new SourceHttpError(response.status);
   }
   return {

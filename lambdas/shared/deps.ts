@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
+import { Tracer } from '@aws-lambda-powertools/tracer';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -61,22 +62,30 @@ export interface AppDeps {
 export const systemClock: Clock = { now: () => new Date() };
 export const randomIds: IdGenerator = { uuid: () => randomUUID() };
 
-/** The AWS SDK clients for a configuration: the emulators locally, the real services in AWS. */
+/**
+ * The AWS SDK clients for a configuration: the emulators locally, the real services in AWS. In Lambda every
+ * SDK call is traced (X-Ray subsegments through Powertools Tracer); elsewhere the tracer is a no-op.
+ */
 export const awsClients = (config: Config) => {
-  const dynamo = new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb });
+  const tracer = new Tracer({ serviceName: config.serviceName });
+  const dynamo = tracer.captureAWSv3Client(
+    new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb }),
+  );
   return {
     dynamo,
     doc: DynamoDBDocumentClient.from(dynamo, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
     }),
-    sqs: new SQSClient({ region: config.region, endpoint: config.endpoints.sqs }),
-    s3: new S3Client({
-      region: config.region,
-      endpoint: config.endpoints.s3,
-      forcePathStyle: config.s3ForcePathStyle,
-      // Otherwise presigned PUTs carry the checksum of an empty body and S3 rejects the client's upload.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-    }),
+    sqs: tracer.captureAWSv3Client(new SQSClient({ region: config.region, endpoint: config.endpoints.sqs })),
+    s3: tracer.captureAWSv3Client(
+      new S3Client({
+        region: config.region,
+        endpoint: config.endpoints.s3,
+        forcePathStyle: config.s3ForcePathStyle,
+        // Otherwise presigned PUTs carry the checksum of an empty body and S3 rejects the client's upload.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+      }),
+    ),
   };
 };
 

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import type { ExportRecord, JobRecord } from '../../lambdas/core/model';
 import type { JobSpec } from '../../lambdas/core/schemas/job';
+import { replayCallback } from '../../lambdas/core/use-cases/callbacks';
 import { issueKey } from '../../lambdas/core/use-cases/credentials';
 import { catalogKey, processExport } from '../../lambdas/core/use-cases/export-processing';
 import { createExport } from '../../lambdas/core/use-cases/exports';
@@ -207,6 +208,23 @@ describe('callbacks (SPEC 6)', () => {
     );
     expect(letter).toMatchObject({ eventId: `msg_${exp.id}`, reason: 'exhausted', attempts: 3 });
     expect((letter.event as { type: string }).type).toBe('data_export.completed');
+  });
+
+  it('replays a failed callback with the same webhook-id once the receiver is back', async () => {
+    const { exp, path, secret } = await exportWithHook([410]);
+    await exportWhere(exp, (e) => e.callback?.state === 'failed', 'the callback to stop');
+    scripts[path] = [410, 200];
+    const replay = await replayCallback(
+      { exports: pipeline.deps.exports, queue: pipeline.deps.callbackQueue, clock: pipeline.deps.clock },
+      exp.id,
+    );
+    expect(replay.previous.state).toBe('failed');
+    const done = await exportWhere(exp, (e) => e.callback?.state === 'delivered', 'the replayed delivery');
+    expect(done.callback).toMatchObject({ attempts: 1, last_status: 200 });
+    const requests = hookRequests(path);
+    expect(requests).toHaveLength(2);
+    expect(requests[1]?.headers['webhook-id']).toBe(requests[0]?.headers['webhook-id']);
+    expect(verified(secret, requests[1]!).type).toBe('data_export.completed');
   });
 
   it('stops at once on 410 Gone', async () => {

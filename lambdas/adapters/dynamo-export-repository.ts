@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '../core/errors';
 import type { ExportRecord } from '../core/model';
 import type { ExportRepository, Transition } from '../core/ports';
@@ -7,6 +7,7 @@ import type { CallbackExportStore, CallbackWrite } from '../core/use-cases/callb
 import { translateAwsErrors } from './aws-errors';
 import {
   clearOutbox,
+  deleteFromOutbox,
   GSI1,
   getItem,
   keys,
@@ -78,24 +79,8 @@ export class DynamoExportRepository implements ExportRepository, CallbackExportS
     return clearOutbox(this.ctx, this.key(clientId, id), 'mark export enqueued');
   }
 
-  async deleteUnenqueued(clientId: string, id: string): Promise<boolean> {
-    try {
-      await translateAwsErrors('delete unqueued export', () =>
-        this.ctx.doc.send(
-          new DeleteCommand({
-            TableName: this.ctx.tableName,
-            Key: this.key(clientId, id),
-            ConditionExpression: 'attribute_exists(GSI2PK) AND #version = :one',
-            ExpressionAttributeNames: { '#version': 'version' },
-            ExpressionAttributeValues: { ':one': 1 },
-          }),
-        ),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConflictError) return false;
-      throw error;
-    }
+  deleteUnenqueued(clientId: string, id: string): Promise<boolean> {
+    return deleteFromOutbox(this.ctx, this.key(clientId, id), 'delete unqueued export');
   }
 
   /**

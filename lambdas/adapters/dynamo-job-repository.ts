@@ -1,10 +1,4 @@
-import {
-  DeleteCommand,
-  PutCommand,
-  QueryCommand,
-  type QueryCommandOutput,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, type QueryCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, ValidationError } from '../core/errors';
 import type { JobRecord } from '../core/model';
 import type { JobListQuery, JobRepository, Page, Transition } from '../core/ports';
@@ -13,6 +7,7 @@ import { isTerminalJobState } from '../core/states';
 import { translateAwsErrors } from './aws-errors';
 import {
   decodeCursor,
+  deleteFromOutbox,
   encodeCursor,
   GSI1,
   GSI2,
@@ -256,23 +251,7 @@ export class DynamoJobRepository implements JobRepository {
     return this.get(String(item.clientId), id);
   }
 
-  async deleteUnenqueued(clientId: string, id: string): Promise<boolean> {
-    try {
-      await translateAwsErrors('delete unqueued job', () =>
-        this.ctx.doc.send(
-          new DeleteCommand({
-            TableName: this.ctx.tableName,
-            Key: this.key(clientId, id),
-            ConditionExpression: 'GSI2PK = :outbox AND #version = :one',
-            ExpressionAttributeNames: { '#version': 'version' },
-            ExpressionAttributeValues: { ':one': 1, ':outbox': keys.outbox },
-          }),
-        ),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConflictError) return false;
-      throw error;
-    }
+  deleteUnenqueued(clientId: string, id: string): Promise<boolean> {
+    return deleteFromOutbox(this.ctx, this.key(clientId, id), 'delete unqueued job');
   }
 }

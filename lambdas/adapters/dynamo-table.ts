@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TABLE } from '../../lib/resources';
 import { ConflictError, NotFoundError } from '../core/errors';
 import type { Transition } from '../core/ports';
@@ -157,6 +157,34 @@ export const clearOutbox = async (
     );
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
+  }
+};
+
+/**
+ * Deletes a record that never reached its queue, if it is still untouched (in the outbox, at version 1).
+ * Returns false when it was not: it has moved on, and the reconciler or a worker owns it now.
+ */
+export const deleteFromOutbox = async (
+  ctx: TableContext,
+  key: { PK: string; SK: string },
+  what: string,
+): Promise<boolean> => {
+  try {
+    await translateAwsErrors(what, () =>
+      ctx.doc.send(
+        new DeleteCommand({
+          TableName: ctx.tableName,
+          Key: key,
+          ConditionExpression: 'GSI2PK = :outbox AND #version = :one',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':one': 1, ':outbox': keys.outbox },
+        }),
+      ),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConflictError) return false;
+    throw error;
   }
 };
 

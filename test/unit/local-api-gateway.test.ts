@@ -1,0 +1,129 @@
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { createApiGateway } from '../../lib/local/api-gateway';
+import type { RouteDefinition } from '../../lib/resources';
+
+const routes: RouteDefinition[] = [
+  { method: 'GET', path: '/v1/things/{id}', handler: 'get-thing', scope: 'client' },
+  { method: 'POST', path: '/v1/things', handler: 'create-thing', scope: 'client' },
+];
+
+const start = async (rate = { ratePerSecond: 20, burst: 40 }) => {
+  const events: APIGatewayProxyEvent[] = [];
+  const server = createApiGateway({
+    routes,
+    rateLimit: rate,
+    authorizer: async (event) => {
+      const auth = event.headers?.authorization ?? event.headers?.Authorization;
+      if (auth === 'Token api_key=broken') throw new Error('dynamodb down');
+      if (auth !== 'Token api_key=good') throw new Error('Unauthorized');
+      return {
+        principalId: 'acme',
+        policyDocument: {
+          Version: '2012-10-17',
+          Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: '*' }],
+        },
+        context: { clientId: 'acme', scope: 'client', keyId: 'key_1' },
+        usageIdentifierKey: 'usage-acme',
+      };
+    },
+    handlers: new Map([
+      [
+        'get-thing',
+        async (event: APIGatewayProxyEvent) => {
+          events.push(event);
+          return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '{"ok":true}' };
+        },
+      ],
+      [
+        'create-thing',
+        async () => {
+          throw new Error('handler crashed');
+        },
+      ],
+    ]),
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    events,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+};
+
+const good = { authorization: 'Token api_key=good' };
+
+describe('local API Gateway emulation', () => {
+  it('turns a request into a REST proxy event with path and query parameters and the authorizer context', async () => {
+    const gw = await start();
+    try {
+      const res = await fetch(`${gw.url}/v1/things/abc%20d?x=1&x=2&y=3`, { headers: good });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-request-id')).toBeTruthy();
+      const [event] = gw.events;
+      expect(event).toMatchObject({
+        resource: '/v1/things/{id}',
+        path: '/v1/things/abc%20d',
+        httpMethod: 'GET',
+        pathParameters: { id: 'abc d' },
+        queryStringParameters: { x: '2', y: '3' },
+        multiValueQueryStringParameters: { x: ['1', '2'], y: ['3'] },
+        body: null,
+        requestContext: {
+          resourcePath: '/v1/things/{id}',
+          authorizer: { clientId: 'acme', scope: 'client', principalId: 'acme' },
+        },
+      });
+      expect(event?.requestContext.requestId).toBe(res.headers.get('x-request-id'));
+    } finally {
+      await gw.stop();
+    }
+  });
+
+  it('answers 401, 404, 405 and 503 itself, as problem+json', async () => {
+    const gw = await start();
+    try {
+      const anonymous = await fetch(`${gw.url}/v1/things/1`);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get('www-authenticate')).toBe('Token');
+      expect(anonymous.headers.get('content-type')).toBe('application/problem+json');
+      expect((await fetch(`${gw.url}/v2/nothing`, { headers: good })).status).toBe(404);
+      const wrong = await fetch(`${gw.url}/v1/things/1`, { method: 'DELETE', headers: good });
+      expect([wrong.status, wrong.headers.get('allow')]).toEqual([405, 'GET']);
+      const broken = await fetch(`${gw.url}/v1/things/1`, {
+        headers: { authorization: 'Token api_key=broken' },
+      });
+      expect([broken.status, broken.headers.get('retry-after')]).toEqual([503, '5']);
+      expect(gw.events).toHaveLength(0);
+    } finally {
+      await gw.stop();
+    }
+  });
+
+  it('answers 502 when a handler throws, as API Gateway does for a failed invocation', async () => {
+    const gw = await start();
+    try {
+      const res = await fetch(`${gw.url}/v1/things`, { method: 'POST', headers: good, body: '{}' });
+      expect(res.status).toBe(502);
+      expect(await res.text()).not.toContain('handler crashed');
+    } finally {
+      await gw.stop();
+    }
+  });
+
+  it('throttles per client past the burst with 429 and Retry-After', async () => {
+    const gw = await start({ ratePerSecond: 1, burst: 3 });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++)
+        statuses.push((await fetch(`${gw.url}/v1/things/1`, { headers: good })).status);
+      expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+      expect(statuses.at(-1)).toBe(429);
+      const limited = await fetch(`${gw.url}/v1/things/1`, { headers: good });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    } finally {
+      await gw.stop();
+    }
+  });
+});

@@ -2,7 +2,7 @@ import { promises as dns } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { classifyAddress, isAllowedAddress } from '../core/address-policy';
 import {
   OutboundBlockedError,
   OutboundError,
@@ -28,36 +28,7 @@ export const systemResolver: Resolver = async (hostname) => {
   return addresses.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
 
-/** ipaddr.js's range name (`unicast`, `private`, `loopback`, `linkLocal`, `rfc6052`, ...) or `invalid`. */
-export type AddressRange = string;
-
-/**
- * Classifies an IP address with ipaddr.js's range tables (IANA special-purpose registries). IPv4-mapped
- * IPv6 addresses (`::ffff:10.0.0.1`) are classified as the IPv4 address they carry. Any IPv4 spelling
- * ipaddr.js accepts (`127.1`, `0x7f.0.0.1`, `2130706433`) is understood; host names are `invalid`.
- *
- * @example classifyAddress('169.254.169.254') // 'linkLocal'
- * @example classifyAddress('::ffff:a00:1') // 'private'
- */
-export const classifyAddress = (address: string): AddressRange => {
-  const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
-  if (!ipaddr.isValid(bare)) return 'invalid';
-  let parsed = ipaddr.parse(bare);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  }
-  return parsed.range();
-};
-
-/**
- * SPEC 8: only global unicast addresses may be reached; loopback too when `allowLoopback` (the local
- * runtime). Everything else (private, CGNAT, link-local and the metadata address, ULA, multicast,
- * unspecified, broadcast, reserved, documentation, benchmarking, NAT64, 6to4, Teredo, ...) is refused.
- */
-export const isAllowedAddress = (address: string, options: { readonly allowLoopback: boolean }): boolean => {
-  const range = classifyAddress(address);
-  return range === 'unicast' || (options.allowLoopback && range === 'loopback');
-};
+export { type AddressRange, classifyAddress, isAllowedAddress } from '../core/address-policy';
 
 export interface GuardedHttpOptions {
   /** The local runtime's `ALLOW_LOOPBACK_URLS`: loopback targets allowed, every other internal range still refused. */

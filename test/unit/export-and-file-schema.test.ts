@@ -4,8 +4,8 @@ import { createFileRequestSchema } from '../../lambdas/core/schemas/file';
 const id = 'a3bb189e-8bf9-4888-9912-ace4e6543002';
 
 describe('data export request (seed 2.4, SPEC 3.2)', () => {
-  const strict = makeCreateExportRequestSchema({ allowHttpCallbacks: false });
-  const local = makeCreateExportRequestSchema({ allowHttpCallbacks: true });
+  const strict = makeCreateExportRequestSchema({ allowHttpCallbacks: false, allowLoopback: false });
+  const local = makeCreateExportRequestSchema({ allowHttpCallbacks: true, allowLoopback: true });
 
   it('accepts the seed request with and without callback_url', () => {
     expect(strict.parse({ id, type: 'catalog' })).toEqual({ id, type: 'catalog' });
@@ -29,6 +29,33 @@ describe('data export request (seed 2.4, SPEC 3.2)', () => {
       true,
     );
     expect(local.safeParse({ id, type: 'catalog', callback_url: 'ftp://hooks.test/x' }).success).toBe(false);
+  });
+
+  it.each([
+    'https://169.254.169.254/latest',
+    'https://10.1.2.3/hook',
+    'https://[::ffff:192.168.0.1]/hook',
+    'https://2130706433/hook',
+    'https://127.0.0.1/hook',
+    'https://localhost/hook',
+    'https://[fd00::1]/hook',
+  ])('refuses the internal callback address %s', (callbackUrl) => {
+    expect(strict.safeParse({ id, type: 'catalog', callback_url: callbackUrl }).success).toBe(false);
+  });
+
+  it('allows loopback callbacks only where loopback is allowed, and never other internal ranges', () => {
+    expect(local.safeParse({ id, type: 'catalog', callback_url: 'http://127.0.0.1:9000/hook' }).success).toBe(
+      true,
+    );
+    expect(local.safeParse({ id, type: 'catalog', callback_url: 'http://localhost:9000/hook' }).success).toBe(
+      true,
+    );
+    expect(local.safeParse({ id, type: 'catalog', callback_url: 'http://10.0.0.1/hook' }).success).toBe(
+      false,
+    );
+    expect(
+      strict.safeParse({ id, type: 'catalog', callback_url: 'https://hooks.example.com/x' }).success,
+    ).toBe(true);
   });
 
   it('refuses credentials embedded in the callback URL', () => {

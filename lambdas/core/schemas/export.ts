@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { literalHostAllowed } from '../address-policy';
 import { isUuid, LIMITS } from './job';
 
 export const EXPORT_TYPES = ['catalog'] as const;
@@ -8,6 +9,8 @@ export type ExportState = (typeof EXPORT_STATES)[number];
 export interface ExportRequestRules {
   /** Plain `http` callbacks are accepted only by the local runtime (SPEC 3.2). */
   readonly allowHttpCallbacks: boolean;
+  /** Loopback callbacks are accepted only by the local runtime (SPEC 8, ALLOW_LOOPBACK_URLS). */
+  readonly allowLoopback: boolean;
 }
 
 const callbackUrl = (rules: ExportRequestRules) =>
@@ -25,6 +28,16 @@ const callbackUrl = (rules: ExportRequestRules) =>
         }
       },
       { message: rules.allowHttpCallbacks ? 'must be an http(s) URL' : 'must be an https URL' },
+    )
+    .refine(
+      (value) => {
+        try {
+          return literalHostAllowed(new URL(value), { allowLoopback: rules.allowLoopback });
+        } catch {
+          return true;
+        }
+      },
+      { message: 'must not point at an internal address' },
     );
 
 /** Seed 2.4 with SPEC 3.2: `id` is the id of one of the client's jobs. */

@@ -7,7 +7,10 @@ import { httpRoute, json, lazy } from '../../shared/http';
 
 /** POST /v1/data_exports (seed 4.2): 201 with the export in `initiated` and a Location header. */
 export const makeCreateExportHandler = (deps: AppDeps) => {
-  const schema = makeCreateExportRequestSchema({ allowHttpCallbacks: deps.allowHttpCallbacks });
+  const schema = makeCreateExportRequestSchema({
+    allowHttpCallbacks: deps.allowHttpCallbacks,
+    allowLoopback: deps.allowLoopbackUrls,
+  });
   return httpRoute(deps, { scope: 'client', body: 'json', idempotent: true }, async (event, principal) => {
     const request = parseOrThrow(schema, event.body);
     const exp = await createExport(deps, principal.clientId, request);

@@ -157,3 +157,73 @@ describe('npm start, as a client sees it', () => {
     expect(state).not.toBe('initiated');
   });
 });
+
+describe('npm start: a catalog from a CSV to a signed callback', () => {
+  it('processes a served CSV, exports it with a callback, and replays a refused callback', async () => {
+    const hookAnswers = [410, 200];
+    const hits: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
+    const { startTestServer } = await import('../helpers/pipeline');
+    const server = await startTestServer((req, res) => {
+      if (req.url === '/menu.csv') {
+        res.writeHead(200, { 'content-type': 'text/csv' });
+        res.end('category,name,price\nPizza,Margherita,12.50\nDrinks,Cola,2.50\n');
+        return;
+      }
+      hits.push({ headers: req.headers, body: req.body });
+      res.writeHead(hookAnswers.shift() ?? 200);
+      res.end();
+    });
+    try {
+      const job = await service.request('/v1/jobs', {
+        method: 'POST',
+        body: JSON.stringify({
+          job: {
+            job_type: 'new_menu',
+            processing_type: 'rush',
+            job_data: { catalog_sources: [`${server.url}/menu.csv`], merchant_name: 'Joe' },
+          },
+        }),
+      });
+      const exp = await service.request('/v1/data_exports', {
+        method: 'POST',
+        body: JSON.stringify({ id: job.json.id, type: 'catalog', callback_url: `${server.url}/hook` }),
+      });
+      expect(exp.status).toBe(201);
+      const poll = async (done: (e: { callback: { state: string } | null; state: string }) => boolean) => {
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          const now = await service.request(`/v1/data_exports/${exp.json.id}`);
+          if (done(now.json)) return now.json;
+          if (Date.now() > deadline) throw new Error(`export never got there: ${JSON.stringify(now.json)}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      const refused = await poll((e) => e.callback?.state === 'failed');
+      expect(refused).toMatchObject({ state: 'completed', callback: { attempts: 1, last_status: 410 } });
+      expect((await service.request(`/v1/jobs/${job.json.id}`)).json.results.catalog.item_count).toBe(2);
+
+      const listed = await run('npx', ['tsx', 'bin/callbacks.ts', 'list'], { env: service.keysEnv });
+      expect(listed.stdout).toContain(exp.json.id);
+      await run('npx', ['tsx', 'bin/callbacks.ts', 'replay', exp.json.id], { env: service.keysEnv });
+      const delivered = await poll((e) => e.callback?.state === 'delivered');
+      expect(delivered.callback).toMatchObject({ attempts: 1, last_status: 200 });
+      expect(hits).toHaveLength(2);
+      expect(hits[1]?.headers['webhook-id']).toBe(hits[0]?.headers['webhook-id']);
+      const { Webhook } = await import('standardwebhooks');
+      const event = new Webhook(service.webhookSecret).verify(hits[1]!.body, {
+        'webhook-id': String(hits[1]!.headers['webhook-id']),
+        'webhook-timestamp': String(hits[1]!.headers['webhook-timestamp']),
+        'webhook-signature': String(hits[1]!.headers['webhook-signature']),
+      }) as { type: string; data: { delivery_url: string } };
+      expect(event.type).toBe('data_export.completed');
+      const file = await fetch(event.data.delivery_url);
+      expect(
+        ((await file.json()) as { items: { name: string }[] }).items
+          .map((i: { name: string }) => i.name)
+          .sort(),
+      ).toEqual(['Cola', 'Margherita']);
+    } finally {
+      await server.stop();
+    }
+  }, 90_000);
+});

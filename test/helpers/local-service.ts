@@ -27,6 +27,8 @@ export type Json = any;
 export interface LocalService {
   readonly url: string;
   readonly apiKey: string;
+  /** The seeded dev client's webhook signing secret. */
+  readonly webhookSecret: string;
   readonly output: string[];
   /** Environment under which `npm run keys` reaches this instance (and not a developer's own). */
   readonly keysEnv: Record<string, string>;
@@ -42,6 +44,7 @@ export interface LocalService {
  * its "listening on" line.
  */
 export const startLocalService = async (env: Record<string, string> = {}): Promise<LocalService> => {
+  const webhookSecret = `whsec_${Buffer.from(Array.from({ length: 32 }, (_, i) => (i * 37 + 11) % 256)).toString('base64')}`;
   const apiKey = `cjk_live_e2e${Math.random().toString(36).slice(2).padEnd(29, '0')}`.slice(0, 41);
   const stateFile = path.join(mkdtempSync(path.join(tmpdir(), 'catalog-e2e-')), 'runtime.json');
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
@@ -50,6 +53,7 @@ export const startLocalService = async (env: Record<string, string> = {}): Promi
       ...cleanEnv(),
       PORT: '0',
       DEV_API_KEY: apiKey,
+      DEV_WEBHOOK_SECRET: webhookSecret,
       LOG_REQUESTS: 'false',
       POWERTOOLS_LOG_LEVEL: 'WARN',
       LOCAL_STATE_FILE: stateFile,
@@ -74,9 +78,16 @@ export const startLocalService = async (env: Record<string, string> = {}): Promi
       }
     });
   });
+  // A service that dies mid-test would otherwise show only as "fetch failed": say why it died.
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    if (!stopping)
+      console.error(`npm start exited (${code ?? signal}) during the test:\n${output.slice(-40).join('\n')}`);
+  });
   return {
     url,
     apiKey,
+    webhookSecret,
     output,
     keysEnv: { ...cleanEnv(), LOCAL_STATE_FILE: stateFile },
     request: async (path, init = {}) => {
@@ -91,6 +102,7 @@ export const startLocalService = async (env: Record<string, string> = {}): Promi
     },
     stop: () =>
       new Promise<void>((resolve) => {
+        stopping = true;
         if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');

@@ -2,6 +2,7 @@
  * `npm start`: the whole service on this machine (SPEC 10). Emulators, resources, the HTTP API and the
  * queue consumers, in one process. Ctrl-C stops everything.
  */
+import { docsRoutes } from '../lib/local/docs';
 import { startLocalRuntime } from '../lib/local/runtime';
 
 // The warning is about the SDK's future Node support; Lambda runs Node 24.
@@ -18,6 +19,7 @@ const runtime = await startLocalRuntime({
   port,
   devApiKey: process.env.DEV_API_KEY || undefined,
   devWebhookSecret: process.env.DEV_WEBHOOK_SECRET || undefined,
+  staticRoutes: docsRoutes(),
   env: {
     ALLOW_LOOPBACK_URLS: process.env.ALLOW_LOOPBACK_URLS ?? 'true',
     CALLBACK_RETRY_DELAYS: process.env.CALLBACK_RETRY_DELAYS,

@@ -1,0 +1,270 @@
+import { z } from 'zod';
+import { catalogDocumentSchema } from '../catalog/document';
+import { EXPORT_STATES } from './export';
+import { FILE_STATES } from './file';
+import { JOB_STATES, JOB_TYPES, jobSchema, PROCESSING_TYPES } from './job';
+
+/**
+ * Zod schemas of every response body the API answers, and of the callback it sends: the shapes that
+ * model.ts (jobResource, exportResource, fileResource), use-cases/operations.ts (opsJobResource, getOpsJob),
+ * shared/problem.ts and webhooks.ts (exportEvent) produce. They exist for the OpenAPI document
+ * (lib/openapi) and for the contract tests; handlers build responses with the model's functions, and a unit
+ * test checks that both agree (types and values).
+ *
+ * Objects are strict (additionalProperties: false) wherever the service's shape is closed, so that a field
+ * added to a response without being documented fails the contract tests.
+ */
+
+const timestamp = z.iso.datetime();
+const uuid = z.uuid();
+
+/** The request's job_data with defaults applied (`language` is always present for the two catalog types). */
+const [newMenuJob, , retailImageMappingJob] = jobSchema.options;
+export const catalogJobDataSchema = newMenuJob.shape.job_data;
+export const imageMappingJobDataSchema = retailImageMappingJob.shape.job_data;
+
+/** A problem object (RFC 9457) stored on a failed job or export: model.ts `Problem`. */
+export const storedProblemSchema = z
+  .strictObject({
+    type: z.string().meta({ description: 'URI of the problem type: `urn:catalog-jobs:problem:<code>`.' }),
+    title: z.string().meta({ description: 'Short, human-readable summary of the problem type.' }),
+    code: z.string().meta({
+      description:
+        'Stable snake_case reason, e.g. `source_unreadable` (no source could be read), `timed_out` (not ' +
+        'terminal 24 h after due_at), `processing_failed`, `job_failed` (an export whose job failed or was ' +
+        'canceled), or the code an operator gave.',
+    }),
+    detail: z.string().meta({ description: 'What happened, for a person to read.' }),
+  })
+  .meta({ description: 'Why the job or export failed.' });
+
+const int = z.int().min(0);
+
+const catalogSummarySchema = z.looseObject({
+  item_count: int,
+  category_count: int,
+  modifier_group_count: int,
+  image_count: int,
+});
+
+const rowWarningSchema = z.looseObject({
+  source: z.string().meta({ description: 'The catalog source (URL or file id), or `client_mappings`.' }),
+  row: z.int().nullable().meta({ description: '1-based row; in CSV the header is row 1.' }),
+  column: z.string().nullable(),
+  message: z.string(),
+});
+
+const sourceSummarySchema = z.looseObject({
+  source: z.string(),
+  format: z.enum(['csv', 'json', 'xlsx', 'pdf', 'image', 'unknown']),
+  rows: int,
+  items: int,
+});
+
+const unreachableImageSchema = z.looseObject({
+  url: z.string(),
+  status: z.int().nullable().meta({ description: 'The HTTP status when the server answered.' }),
+  reason: z.string(),
+});
+
+/**
+ * `results`: `{}` right after creation (seed 2.3); a summary once processed (SPEC 5.2). The full catalog is
+ * delivered by a data export. Open: keys may be added.
+ */
+export const jobResultsSchema = z
+  .looseObject({
+    catalog: catalogSummarySchema.optional(),
+    warnings: z.array(rowWarningSchema).optional().meta({ description: 'The first 100 row warnings.' }),
+    warning_count: int.optional(),
+    sources: z.array(sourceSummarySchema).optional(),
+    mapped_count: int.optional().meta({ description: 'retail_image_mapping: images mapped to a product.' }),
+    unmatched_images: z.array(z.string()).optional(),
+    unmatched_count: int.optional(),
+    unreachable_images: z.array(unreachableImageSchema).optional(),
+    unreachable_count: int.optional(),
+    products_without_image_count: int.optional(),
+    review_reasons: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'Why the job went to the operations team (state `in_review`).' }),
+    catalog_replaced_at: timestamp.optional(),
+  })
+  .meta({
+    description:
+      'Empty right after creation. Once the job is processed: a summary of the catalog built (counts, the ' +
+      'first 100 row warnings, one entry per source), plus the image-mapping counts for ' +
+      '`retail_image_mapping`. The catalog itself is delivered by a data export.',
+  });
+
+/** SPEC 3.1: the job as GET /v1/jobs/{id} shows it (model.ts jobResource). */
+export const jobResourceSchema = z.strictObject({
+  id: uuid.meta({ description: 'Job identifier.' }),
+  state: z.enum(JOB_STATES).meta({
+    description:
+      '`initiated` right after creation; then `processing`, `in_review` (with the operations team), and ' +
+      'one of the terminal states `completed`, `failed`, `canceled`.',
+  }),
+  processing_type: z.enum(PROCESSING_TYPES).meta({ description: 'As requested.' }),
+  results: jobResultsSchema,
+  job_type: z.enum(JOB_TYPES),
+  job_data: z
+    .union([catalogJobDataSchema, imageMappingJobDataSchema])
+    .meta({ description: 'The request’s job_data, defaults applied.' }),
+  metadata: z.record(z.string(), z.string()).meta({ description: 'As requested; `{}` when none was given.' }),
+  created_at: timestamp,
+  updated_at: timestamp.meta({ description: 'Changes on every state transition.' }),
+  due_at: timestamp.meta({ description: 'SLA: creation + 24 h (rush) or 72 h (standard).' }),
+  completed_at: timestamp.nullable().meta({ description: 'When the job reached a terminal state.' }),
+  error: storedProblemSchema.nullable().meta({ description: 'null, or why the job failed.' }),
+});
+
+/** GET /v1/jobs. */
+export const jobListSchema = z.strictObject({
+  data: z.array(jobResourceSchema).meta({ description: 'Newest first.' }),
+  next_cursor: z
+    .string()
+    .nullable()
+    .meta({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
+});
+
+/** SPEC 3.2: the export file, once written. */
+export const exportFileSchema = z.strictObject({
+  content_type: z.literal('application/json'),
+  size_bytes: int,
+  checksum_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .meta({ description: 'Hex SHA-256 of the file, to check a download.' }),
+  item_count: int,
+});
+
+/** SPEC 3.2/6: the outcome of the export's callback. */
+export const callbackStatusSchema = z.strictObject({
+  state: z.enum(['pending', 'delivered', 'failed']),
+  attempts: int,
+  last_status: z.int().nullable().meta({ description: 'HTTP status of the last attempt; null if none.' }),
+  last_attempt_at: timestamp.nullable(),
+});
+
+/** SPEC 3.2: the data export as GET /v1/data_exports/{id} and the callback show it (model.ts exportResource). */
+export const exportResourceSchema = z.strictObject({
+  id: uuid.meta({ description: 'Export identifier.' }),
+  state: z.enum(EXPORT_STATES).meta({
+    description: '`initiated` right after creation, then `processing`, then `completed` or `failed`.',
+  }),
+  callback_url: z.string().nullable().meta({ description: 'Echo of the request; null when none was given.' }),
+  delivery_url: z
+    .url()
+    .nullable()
+    .meta({
+      description:
+        'null until `completed`; then a presigned GET of the catalog file, valid for 1 hour and signed ' +
+        'afresh on every read.',
+    }),
+  job_id: uuid.meta({ description: 'The job whose catalog this export delivers.' }),
+  job_type: z.enum(JOB_TYPES),
+  client_mappings: z.record(z.string(), z.unknown()).meta({
+    description: '`{}` until completed; then the job’s client_mappings as applied to this export.',
+  }),
+  created_at: timestamp,
+  updated_at: timestamp,
+  completed_at: timestamp.nullable(),
+  delivery_url_expires_at: timestamp.nullable(),
+  file: exportFileSchema.nullable().meta({ description: 'The catalog file, once written.' }),
+  callback: callbackStatusSchema
+    .nullable()
+    .meta({ description: 'null without callback_url or before the first attempt.' }),
+  error: storedProblemSchema.nullable(),
+});
+
+/** SPEC 3.3: an uploaded catalog source (model.ts fileResource). */
+export const fileResourceSchema = z.strictObject({
+  id: uuid.meta({ description: 'File identifier: put it in `catalog_sources`.' }),
+  state: z
+    .enum(FILE_STATES)
+    .meta({ description: '`pending` until the bytes are uploaded, then `uploaded`.' }),
+  filename: z.string(),
+  content_type: z.string(),
+  upload_url: z
+    .url()
+    .nullable()
+    .meta({
+      description:
+        'Presigned PUT for the bytes (send the same Content-Type), valid 15 minutes; null once uploaded or ' +
+        'expired.',
+    }),
+  upload_expires_at: timestamp.nullable(),
+  size_bytes: int.nullable().meta({ description: 'null until uploaded. At most 100 MB.' }),
+  created_at: timestamp,
+});
+
+/** SPEC 7: every error body (application/problem+json, RFC 9457 with extensions). */
+export const problemBodySchema = z.strictObject({
+  type: z.string().meta({ description: '`urn:catalog-jobs:problem:<code>`.' }),
+  title: z.string(),
+  status: z.int().min(400).max(599),
+  detail: z.string().meta({ description: 'For a person to read; at 5xx never anything internal.' }),
+  code: z.string().meta({
+    description:
+      'Stable snake_case reason: `validation_failed`, `unauthorized`, `forbidden`, `not_found`, ' +
+      '`method_not_allowed`, `invalid_state`, `job_not_exportable`, `conflict`, `idempotency_key_in_use`, ' +
+      '`payload_too_large`, `unsupported_media_type`, `idempotency_key_mismatch`, `rate_limited`, ' +
+      '`service_unavailable`, `internal_error`.',
+  }),
+  request_id: z.string().meta({ description: 'Also in the `x-request-id` header; quote it to support.' }),
+  errors: z
+    .array(
+      z.strictObject({
+        pointer: z.string().meta({
+          description:
+            'JSON Pointer into the request body (`/job/job_data/merchant_name`), `/query/<name>` for a ' +
+            'query parameter, `/headers/<name>` for a header; `""` for the whole body.',
+        }),
+        code: z
+          .string()
+          .meta({ description: 'e.g. `required`, `unknown_field`, `invalid_value`, `too_big`.' }),
+        message: z.string(),
+      }),
+    )
+    .optional()
+    .meta({ description: 'Validation errors (400): one entry per offending field.' }),
+});
+
+/** The operations API's job: the client's view plus whose it is (operations.ts opsJobResource). */
+export const opsJobSchema = jobResourceSchema.extend({
+  client_id: z.string().meta({ description: 'The client (tenant) the job belongs to.' }),
+});
+
+/** GET /v1/ops/jobs/{id} (operations.ts getOpsJob). */
+export const opsJobDetailSchema = opsJobSchema.extend({
+  draft_catalog: catalogDocumentSchema.nullable().meta({
+    description: 'The catalog built so far, inline up to 1 MB; null when there is none or it is larger.',
+  }),
+  draft_catalog_url: z
+    .url()
+    .nullable()
+    .meta({ description: 'Presigned GET of the draft, valid 15 minutes.' }),
+  draft_catalog_url_expires_at: timestamp.nullable(),
+});
+
+/** GET /v1/ops/jobs. */
+export const opsJobListSchema = z.strictObject({
+  data: z.array(opsJobSchema).meta({ description: 'Rush before standard, then the oldest due_at first.' }),
+  next_cursor: z.string().nullable(),
+});
+
+/** SPEC 6: the body of the callback POSTed to an export's callback_url (webhooks.ts exportEvent). */
+export const exportEventSchema = z.strictObject({
+  type: z.enum(['data_export.completed', 'data_export.failed']),
+  timestamp: timestamp.meta({
+    description: 'When the export became terminal: the same on every retry of the event.',
+  }),
+  data: exportResourceSchema.meta({ description: 'The export, as GET /v1/data_exports/{id} shows it.' }),
+});
+
+export type JobResourceBody = z.infer<typeof jobResourceSchema>;
+export type JobListBody = z.infer<typeof jobListSchema>;
+export type ExportResourceBody = z.infer<typeof exportResourceSchema>;
+export type FileResourceBody = z.infer<typeof fileResourceSchema>;
+export type ProblemBodyShape = z.infer<typeof problemBodySchema>;
+export type ExportEventBody = z.infer<typeof exportEventSchema>;

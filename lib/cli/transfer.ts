@@ -1,0 +1,150 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { readFile, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { ApiClient, Fetch } from './api';
+
+/** Uploads and downloads: the presigned S3 URLs the service hands out (no API key is sent to them). */
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+/** SPEC 3.3: files up to 100 MB. */
+export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
+
+const MEDIA_TYPES: Record<string, string> = {
+  '.csv': 'text/csv',
+  '.tsv': 'text/tab-separated-values',
+  '.txt': 'text/plain',
+  '.json': 'application/json',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.xls': 'application/vnd.ms-excel',
+  '.pdf': 'application/pdf',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+};
+
+/** The media type a file name suggests; `application/octet-stream` when it suggests none. */
+export const mediaTypeOf = (filename: string): string =>
+  MEDIA_TYPES[path.extname(filename).toLowerCase()] ?? 'application/octet-stream';
+
+export interface UploadedFile {
+  readonly id: string;
+  readonly state: string;
+  readonly filename: string;
+  readonly content_type: string;
+  readonly upload_url: string | null;
+  readonly size_bytes: number | null;
+}
+
+/**
+ * POST /v1/files, PUT the bytes to upload_url (with the same Content-Type, which the URL is signed for),
+ * then GET the file to see it `uploaded`.
+ */
+export const uploadFile = async (
+  api: ApiClient,
+  fetch: Fetch,
+  filePath: string,
+  contentType = mediaTypeOf(filePath),
+): Promise<UploadedFile> => {
+  const info = await stat(filePath).catch(() => undefined);
+  if (!info?.isFile()) throw new CliError(`${filePath}: no such file`, 2);
+  if (info.size > MAX_UPLOAD_BYTES)
+    throw new CliError(`${filePath}: larger than 100 MB, the upload limit`, 2);
+  const created = await api.request<UploadedFile>('POST', '/v1/files', {
+    body: { filename: path.basename(filePath), content_type: contentType },
+  });
+  const uploadUrl = created.body.upload_url;
+  if (!uploadUrl) throw new CliError(`the service gave no upload_url for file ${created.body.id}`);
+  const bytes = await readFile(filePath);
+  let put: Response;
+  try {
+    put = await fetch(uploadUrl, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes });
+  } catch (error) {
+    throw new CliError(
+      `uploading ${filePath} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  if (!put.ok) {
+    const text = (await put.text()).slice(0, 300);
+    throw new CliError(`uploading ${filePath} failed: the upload URL answered ${put.status} ${text}`.trim());
+  }
+  await put.arrayBuffer().catch(() => undefined);
+  const file = await api.get<UploadedFile>(`/v1/files/${encodeURIComponent(created.body.id)}`);
+  if (file.body.state !== 'uploaded') {
+    throw new CliError(`file ${file.body.id} is still ${file.body.state} after its upload`);
+  }
+  return file.body;
+};
+
+export interface DownloadResult {
+  readonly path: string;
+  readonly sizeBytes: number;
+  readonly sha256: string;
+}
+
+/**
+ * Streams `url` to `target` (through a temporary file beside it, renamed once complete) and checks the
+ * size and SHA-256 the export announced, when it did.
+ */
+export const download = async (
+  fetch: Fetch,
+  url: string,
+  target: string,
+  expected?: { readonly size_bytes: number; readonly checksum_sha256: string } | null,
+): Promise<DownloadResult> => {
+  let response: Response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw new CliError(
+      `downloading the export failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  if (!response.ok || !response.body) {
+    throw new CliError(`downloading the export failed: delivery_url answered ${response.status}`);
+  }
+  const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.part`);
+  const hash = createHash('sha256');
+  let size = 0;
+  const measure = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      size += chunk.length;
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(
+      Readable.fromWeb(response.body as unknown as WebReadableStream),
+      measure,
+      createWriteStream(temporary),
+    );
+    const sha256 = hash.digest('hex');
+    if (expected && (expected.size_bytes !== size || expected.checksum_sha256 !== sha256)) {
+      throw new CliError(
+        `the download does not match the export: ${size} bytes, sha256 ${sha256}; expected ` +
+          `${expected.size_bytes} bytes, sha256 ${expected.checksum_sha256}`,
+      );
+    }
+    await rename(temporary, target);
+    return { path: target, sizeBytes: size, sha256 };
+  } catch (error) {
+    await rm(temporary, { force: true });
+    if (error instanceof CliError) throw error;
+    throw new CliError(`writing ${target} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+};

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { pngBytes } from '../fixtures/catalog/images';
+import { eventually } from '../helpers/factories';
 import { type Json, type LocalService, startLocalService } from '../helpers/local-service';
 import { OpenApiContract } from '../helpers/openapi-contract';
 
@@ -216,8 +217,10 @@ describe('the client flows against npm start match docs/openapi.json', () => {
     expect(contract.schemaErrors('CatalogDocument', catalog)).toBeUndefined();
     expect(catalog).toMatchObject({ job_id: jobs.menu.id, merchant: { name: "Joe's Diner" } });
 
-    const deadline = Date.now() + 20_000;
-    while (callbacks.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await eventually(async () => (callbacks.length > 0 ? true : undefined), {
+      timeoutMs: 20_000,
+      what: 'the callback',
+    });
     const [received] = callbacks;
     expect(received).toBeDefined();
     const event = JSON.parse(received!.body);

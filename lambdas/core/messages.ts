@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The bodies of the work queues' messages. Anything else on a queue is a permanent failure. */
 export const jobMessageSchema = z.strictObject({

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { type FieldError, ValidationError } from './errors';
 
 /** RFC 6901: `~` and `/` are escaped inside a JSON Pointer segment. */

@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { PermanentMessageError, parseMessage } from '../core/messages';
 import type { AppDeps } from './deps';
 import { publishMetrics } from './metrics';

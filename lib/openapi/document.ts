@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../lambdas/core/use-cases/idempotency';
 import { DEFAULT_RETRY_DELAYS } from '../../lambdas/core/webhooks';
 import { STAGE_NAME } from '../aws/names';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { listJobsQuerySchema } from '../../lambdas/core/schemas/job';
 import { opsListQuerySchema } from '../../lambdas/core/schemas/operations';
 import {

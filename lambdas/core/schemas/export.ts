@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { literalHostAllowed } from '../address-policy';
 import { isUuid, LIMITS } from './job';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const FILE_STATES = ['pending', 'uploaded'] as const;
 export type FileState = (typeof FILE_STATES)[number];

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Seed 2.1: the three job types. */
 export const JOB_TYPES = ['new_menu', 'new_retail_catalog', 'retail_image_mapping'] as const;

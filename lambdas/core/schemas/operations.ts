@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** GET /v1/ops/jobs: only the review queue is listed (SPEC 5.4). */
 export const opsListQuerySchema = z.strictObject({

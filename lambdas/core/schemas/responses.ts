@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { catalogDocumentSchema } from '../catalog/document';
 import { EXPORT_STATES } from './export';
 import { FILE_STATES } from './file';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConflictError, InvalidStateError, NotFoundError } from '../errors';
 import type { CallbackStatus, ExportRecord, ExportResource } from '../model';
 import { OutboundBlockedError, OutboundError, type OutboundHttp, readBody } from '../outbound';

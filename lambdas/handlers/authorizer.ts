@@ -2,7 +2,8 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { UnauthorizedError } from '../core/errors';
 import { authenticate } from '../core/use-cases/credentials';
 import { type AppDeps, defaultDeps } from '../shared/deps';
-import { header, lazy } from '../shared/http';
+import { header } from '../shared/http';
+import { lazy } from '../shared/lazy';
 
 /** The whole API of the stage: the result is cached by Authorization header, so it must cover every route. */
 const stageWildcard = (methodArn: string): string => {

@@ -1,7 +1,7 @@
 import { failOverdueJobs } from '../core/use-cases/job-processing';
 import { reconcileOutbox } from '../core/use-cases/reconcile';
 import { type AppDeps, defaultDeps } from '../shared/deps';
-import { lazy } from '../shared/http';
+import { lazy } from '../shared/lazy';
 import { count, METRIC, publishMetrics } from '../shared/metrics';
 
 export interface ReconcileReport {

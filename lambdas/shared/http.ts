@@ -211,18 +211,6 @@ export const httpRoute = (
   return chain.handler(async (event) => route(event, principalOf(event))) as unknown as ApiHandler;
 };
 
-/**
- * Defers building a handler (and its AWS clients) to the first invocation, so that importing a handler
- * module never reads the environment: tests import the factory, Lambda and the local runtime the handler.
- */
-export const lazy = <H extends (...args: never[]) => unknown>(build: () => H): H => {
-  let built: H | undefined;
-  return ((...args: Parameters<H>) => {
-    built ??= build();
-    return built(...args);
-  }) as H;
-};
-
 /** Query string parameters as a plain object (API Gateway gives null when there are none). */
 export const queryOf = (
   event: Pick<APIGatewayProxyEvent, 'queryStringParameters'>,

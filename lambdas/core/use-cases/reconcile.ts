@@ -11,7 +11,7 @@ export interface ReconcileDeps {
 /** Records younger than this are still being enqueued by the request that created them. */
 export const OUTBOX_GRACE_SECONDS = 60;
 
-export interface ReconcileReport {
+export interface OutboxReport {
   readonly requeued: number;
   readonly failed: number;
 }
@@ -24,7 +24,7 @@ export interface ReconcileReport {
 export const reconcileOutbox = async (
   deps: ReconcileDeps,
   options: { graceSeconds?: number; limit?: number } = {},
-): Promise<ReconcileReport> => {
+): Promise<OutboxReport> => {
   const cutoff = new Date(deps.clock.now().getTime() - (options.graceSeconds ?? OUTBOX_GRACE_SECONDS) * 1000);
   const entries = await deps.outbox.pending(cutoff.toISOString(), options.limit ?? 100);
   let requeued = 0;

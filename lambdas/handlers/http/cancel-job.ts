@@ -1,7 +1,8 @@
 import { jobResource } from '../../core/model';
 import { cancelJob } from '../../core/use-cases/jobs';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
-import { httpRoute, json, lazy, pathParam } from '../../shared/http';
+import { httpRoute, json, pathParam } from '../../shared/http';
+import { lazy } from '../../shared/lazy';
 
 /** POST /v1/jobs/{id}/cancel: 200 with the canceled job, or 409 invalid_state. */
 export const makeCancelJobHandler = (deps: AppDeps) =>

@@ -3,7 +3,8 @@ import { makeCreateExportRequestSchema } from '../../core/schemas/export';
 import { createExport } from '../../core/use-cases/exports';
 import { parseOrThrow } from '../../core/validation';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
-import { httpRoute, json, lazy } from '../../shared/http';
+import { httpRoute, json } from '../../shared/http';
+import { lazy } from '../../shared/lazy';
 
 /** POST /v1/data_exports (seed 4.2): 201 with the export in `initiated` and a Location header. */
 export const makeCreateExportHandler = (deps: AppDeps) => {

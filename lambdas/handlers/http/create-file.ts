@@ -3,7 +3,8 @@ import { createFileRequestSchema } from '../../core/schemas/file';
 import { createFile } from '../../core/use-cases/files';
 import { parseOrThrow } from '../../core/validation';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
-import { httpRoute, json, lazy } from '../../shared/http';
+import { httpRoute, json } from '../../shared/http';
+import { lazy } from '../../shared/lazy';
 
 /** POST /v1/files (SPEC 3.3): registers an upload and answers a presigned PUT URL. */
 export const makeCreateFileHandler = (deps: AppDeps) =>

@@ -3,7 +3,8 @@ import { createJobRequestSchema } from '../../core/schemas/job';
 import { createJob } from '../../core/use-cases/jobs';
 import { parseOrThrow } from '../../core/validation';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
-import { httpRoute, json, lazy } from '../../shared/http';
+import { httpRoute, json } from '../../shared/http';
+import { lazy } from '../../shared/lazy';
 import { count, METRIC } from '../../shared/metrics';
 
 /** POST /v1/jobs (seed 4.1): 201 with the job in `initiated` and a Location header. */

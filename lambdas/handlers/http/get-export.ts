@@ -1,7 +1,8 @@
 import { exportResource } from '../../core/model';
 import { deliveryLink, exportRetryAfterSeconds, getExport } from '../../core/use-cases/exports';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
-import { httpRoute, json, lazy, pathParam } from '../../shared/http';
+import { httpRoute, json, pathParam } from '../../shared/http';
+import { lazy } from '../../shared/lazy';
 
 /** GET /v1/data_exports/{id}: poll an export; a completed one carries a freshly signed delivery_url. */
 export const makeGetExportHandler = (deps: AppDeps) =>

@@ -1,7 +1,8 @@
 import { fileResource } from '../../core/model';
 import { getFile } from '../../core/use-cases/files';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
-import { httpRoute, json, lazy, pathParam } from '../../shared/http';
+import { httpRoute, json, pathParam } from '../../shared/http';
+import { lazy } from '../../shared/lazy';
 
 /** GET /v1/files/{id}: `uploaded` with size_bytes once the bytes are in place. */
 export const makeGetFileHandler = (deps: AppDeps) =>

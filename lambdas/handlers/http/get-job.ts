@@ -1,7 +1,8 @@
 import { jobResource } from '../../core/model';
 import { getJob, jobRetryAfterSeconds } from '../../core/use-cases/jobs';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
-import { httpRoute, json, lazy, pathParam } from '../../shared/http';
+import { httpRoute, json, pathParam } from '../../shared/http';
+import { lazy } from '../../shared/lazy';
 
 /** GET /v1/jobs/{id}: the job, with Retry-After while it is not terminal. */
 export const makeGetJobHandler = (deps: AppDeps) =>

@@ -3,7 +3,8 @@ import { listJobsQuerySchema } from '../../core/schemas/job';
 import { listJobs } from '../../core/use-cases/jobs';
 import { parseOrThrow } from '../../core/validation';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
-import { httpRoute, json, lazy, queryOf } from '../../shared/http';
+import { httpRoute, json, queryOf } from '../../shared/http';
+import { lazy } from '../../shared/lazy';
 
 /** GET /v1/jobs?state=&job_type=&limit=&cursor=: the client's jobs, newest first. */
 export const makeListJobsHandler = (deps: AppDeps) =>

@@ -1,6 +1,7 @@
 import { completeReviewedJob, opsJobResource } from '../../core/use-cases/operations';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
-import { httpRoute, json, lazy, pathParam } from '../../shared/http';
+import { httpRoute, json, pathParam } from '../../shared/http';
+import { lazy } from '../../shared/lazy';
 
 /** POST /v1/ops/jobs/{id}/complete: the reviewed job is completed with its current catalog. */
 export const makeOpsCompleteJobHandler = (deps: AppDeps) =>

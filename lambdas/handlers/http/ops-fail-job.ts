@@ -2,7 +2,8 @@ import { opsFailRequestSchema } from '../../core/schemas/operations';
 import { failReviewedJob, opsJobResource } from '../../core/use-cases/operations';
 import { parseOrThrow } from '../../core/validation';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
-import { httpRoute, json, lazy, pathParam } from '../../shared/http';
+import { httpRoute, json, pathParam } from '../../shared/http';
+import { lazy } from '../../shared/lazy';
 
 /** POST /v1/ops/jobs/{id}/fail `{ "code", "message" }`: the job fails with the operations team's reason. */
 export const makeOpsFailJobHandler = (deps: AppDeps) =>

@@ -2,7 +2,8 @@ import { opsListQuerySchema } from '../../core/schemas/operations';
 import { listReviewQueue, opsJobResource } from '../../core/use-cases/operations';
 import { parseOrThrow } from '../../core/validation';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
-import { httpRoute, json, lazy, queryOf } from '../../shared/http';
+import { httpRoute, json, queryOf } from '../../shared/http';
+import { lazy } from '../../shared/lazy';
 
 /** GET /v1/ops/jobs?state=in_review: the review queue, rush first, then the oldest due_at first. */
 export const makeOpsListJobsHandler = (deps: AppDeps) =>

@@ -1,6 +1,7 @@
 import { opsJobResource, replaceCatalog } from '../../core/use-cases/operations';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
-import { httpRoute, json, lazy, pathParam } from '../../shared/http';
+import { httpRoute, json, pathParam } from '../../shared/http';
+import { lazy } from '../../shared/lazy';
 
 /** PUT /v1/ops/jobs/{id}/catalog: replaces the draft with a validated catalog document (SPEC 5.5). */
 export const makeOpsPutCatalogHandler = (deps: AppDeps) =>

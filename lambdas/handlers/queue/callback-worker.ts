@@ -2,7 +2,7 @@ import { exportResource } from '../../core/model';
 import { callbackMessageSchema, deliverCallback } from '../../core/use-cases/callbacks';
 import { deliveryLink } from '../../core/use-cases/exports';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
-import { lazy } from '../../shared/http';
+import { lazy } from '../../shared/lazy';
 import { count, METRIC } from '../../shared/metrics';
 import { sqsConsumer } from '../../shared/queue';
 

@@ -1,7 +1,7 @@
 import { exportMessageSchema } from '../../core/messages';
 import { processExport } from '../../core/use-cases/export-processing';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
-import { lazy } from '../../shared/http';
+import { lazy } from '../../shared/lazy';
 import { count, METRIC, milliseconds } from '../../shared/metrics';
 import { sqsConsumer } from '../../shared/queue';
 

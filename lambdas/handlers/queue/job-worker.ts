@@ -2,7 +2,7 @@ import { QUEUES } from '../../../lib/resources';
 import { jobMessageSchema } from '../../core/messages';
 import { processJob } from '../../core/use-cases/job-processing';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
-import { lazy } from '../../shared/http';
+import { lazy } from '../../shared/lazy';
 import { count, METRIC } from '../../shared/metrics';
 import { sqsConsumer } from '../../shared/queue';
 

@@ -1,6 +1,9 @@
+import { csvReader } from './csv';
+import { jsonReader } from './json';
 import { reviewOnlyReader } from './review-only';
 import { isOle, isOtherImage, isPdf, sniffImageFormat } from './signatures';
 import type { SourceReader } from './types';
+import { xlsxReader } from './xlsx';
 
 /**
  * Every source format the service recognises, in detection order (sources/detect.ts): binary signatures
@@ -34,6 +37,7 @@ export const imageReader = reviewOnlyReader('image', {
 
 export const htmlReader = reviewOnlyReader('html', {
   what: 'a web page',
+  textual: true,
   contentTypes: ['text/html', 'application/xhtml+xml'],
   extensions: ['html', 'htm'],
   sniffText: (text) => /^<(!doctype html|html|head|body)\b/i.test(text),
@@ -45,4 +49,12 @@ export const unknownReader = reviewOnlyReader('unknown', {
   signature: isOle,
 });
 
-export const SOURCE_READERS: readonly SourceReader[] = [pdfReader, imageReader, unknownReader, htmlReader];
+export const SOURCE_READERS: readonly SourceReader[] = [
+  pdfReader,
+  imageReader,
+  xlsxReader,
+  unknownReader,
+  jsonReader,
+  htmlReader,
+  csvReader,
+];

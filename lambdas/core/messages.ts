@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { DomainError } from './errors';
 
 /** The bodies of the work queues' messages. Anything else on a queue is a permanent failure. */
 export const jobMessageSchema = z.strictObject({
@@ -14,11 +15,8 @@ export const exportMessageSchema = z.strictObject({
 });
 
 /** A message that can never succeed: it is logged and acknowledged so it cannot poison its batch. */
-export class PermanentMessageError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'PermanentMessageError';
-  }
+export class PermanentMessageError extends DomainError {
+  readonly code = 'invalid_message';
 }
 
 export const parseMessage = <S extends z.ZodType>(schema: S, body: string): z.output<S> => {

@@ -1,3 +1,5 @@
+import { DomainError } from './errors';
+
 /**
  * The port every outbound HTTP request goes through (catalog sources, images, callbacks): SPEC 8. The
  * adapter (lambdas/adapters/guarded-http.ts) resolves names, refuses internal addresses, pins the
@@ -32,19 +34,19 @@ export interface OutboundHttp {
 }
 
 /** Base class of every outbound failure. `retryable` tells a worker whether trying later may help. */
-export class OutboundError extends Error {
+export abstract class OutboundError extends DomainError {
   constructor(
     message: string,
     readonly retryable: boolean,
     options?: { cause?: unknown },
   ) {
     super(message, options);
-    this.name = new.target.name;
   }
 }
 
 /** The URL's scheme or resolved address is not allowed (private, loopback, link-local, ...). Permanent. */
 export class OutboundBlockedError extends OutboundError {
+  readonly code = 'outbound_blocked';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, false, options);
   }
@@ -52,6 +54,7 @@ export class OutboundBlockedError extends OutboundError {
 
 /** The response body exceeded maxBytes. Permanent. */
 export class OutboundTooLargeError extends OutboundError {
+  readonly code = 'outbound_too_large';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, false, options);
   }
@@ -59,6 +62,7 @@ export class OutboundTooLargeError extends OutboundError {
 
 /** Time-out, refused or reset connection, DNS failure: may succeed later. */
 export class OutboundNetworkError extends OutboundError {
+  readonly code = 'outbound_unreachable';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, true, options);
   }

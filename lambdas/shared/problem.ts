@@ -6,10 +6,8 @@ import {
   IdempotencyKeyInUseError,
   IdempotencyKeyMismatchError,
   InvalidStateError,
-  MethodNotAllowedError,
   NotFoundError,
   PayloadTooLargeError,
-  RateLimitedError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
   ValidationError,
@@ -40,14 +38,12 @@ const TABLE: readonly [ErrorClass, number, string][] = [
   [UnauthorizedError, 401, 'Unauthorized'],
   [ForbiddenError, 403, 'Forbidden'],
   [NotFoundError, 404, 'Not found'],
-  [MethodNotAllowedError, 405, 'Method not allowed'],
   [InvalidStateError, 409, 'Invalid state'],
   [ConflictError, 409, 'Conflict'],
   [IdempotencyKeyInUseError, 409, 'Idempotency key in use'],
   [PayloadTooLargeError, 413, 'Payload too large'],
   [UnsupportedMediaTypeError, 415, 'Unsupported media type'],
   [IdempotencyKeyMismatchError, 422, 'Idempotency key reused'],
-  [RateLimitedError, 429, 'Too many requests'],
   [DependencyUnavailableError, 503, 'Service unavailable'],
 ];
 
@@ -63,7 +59,6 @@ export const toProblem = (error: unknown, requestId: string): ProblemResponse =>
       const [, status, title] = row;
       const exposed = status < 500;
       if (error instanceof UnauthorizedError) headers['www-authenticate'] = 'Token';
-      if (error instanceof RateLimitedError) headers['retry-after'] = String(error.retryAfterSeconds);
       if (error instanceof DependencyUnavailableError)
         headers['retry-after'] = String(error.retryAfterSeconds);
       return {

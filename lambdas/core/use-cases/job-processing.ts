@@ -48,6 +48,7 @@ export type ProcessOutcome =
 
 /** A source answered with an HTTP error. 5xx and 429 may pass; anything else will not. */
 class SourceHttpError extends OutboundError {
+  readonly code = 'source_http_error';
   constructor(readonly status: number) {
     super(`the source answered HTTP ${status}`, status >= 500 || status === 429);
   }

@@ -1,37 +1,10 @@
 import { DomainError } from './errors';
+import type { OutboundResponse } from './ports';
 
 /**
- * The port every outbound HTTP request goes through (catalog sources, images, callbacks): SPEC 8. The
- * adapter (lambdas/adapters/guarded-http.ts) resolves names, refuses internal addresses, pins the
- * connection to the checked address, re-checks redirects and enforces time and size limits.
+ * Failures of the outbound HTTP port (OutboundHttp in ports.ts): SPEC 8. The adapter
+ * (lambdas/adapters/guarded-http.ts) throws them; workers tell permanent from retryable by `retryable`.
  */
-
-export interface OutboundRequest {
-  readonly url: string;
-  readonly method: 'GET' | 'POST' | 'HEAD';
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly body?: string | Uint8Array;
-  /** Whole request, connection to last byte. */
-  readonly timeoutMs: number;
-  /** The response body is cut off (OutboundTooLargeError) past this many bytes. */
-  readonly maxBytes: number;
-  /** At most 3 redirects are followed, each re-checked; callbacks follow none (SPEC 6). */
-  readonly followRedirects: boolean;
-}
-
-export interface OutboundResponse {
-  readonly status: number;
-  /** Header names lower-cased. */
-  readonly headers: Readonly<Record<string, string>>;
-  /** The URL finally answered (after redirects). */
-  readonly url: string;
-  /** The body as a stream of chunks; reading past maxBytes throws OutboundTooLargeError. */
-  readonly body: AsyncIterable<Uint8Array>;
-}
-
-export interface OutboundHttp {
-  request(request: OutboundRequest): Promise<OutboundResponse>;
-}
 
 /** Base class of every outbound failure. `retryable` tells a worker whether trying later may help. */
 export abstract class OutboundError extends DomainError {

@@ -177,6 +177,39 @@ export const objectKeys = {
   exportFile: (clientId: string, exportId: string): string => `exports/${clientId}/${exportId}.json`,
 } as const;
 
+/**
+ * Outbound HTTP: every request the service makes HTTP request goes through (catalog sources, images, callbacks): SPEC 8. The
+ * adapter (lambdas/adapters/guarded-http.ts) resolves names, refuses internal addresses, pins the
+ * connection to the checked address, re-checks redirects and enforces time and size limits.
+ */
+
+export interface OutboundRequest {
+  readonly url: string;
+  readonly method: 'GET' | 'POST' | 'HEAD';
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string | Uint8Array;
+  /** Whole request, connection to last byte. */
+  readonly timeoutMs: number;
+  /** The response body is cut off (OutboundTooLargeError) past this many bytes. */
+  readonly maxBytes: number;
+  /** At most 3 redirects are followed, each re-checked; callbacks follow none (SPEC 6). */
+  readonly followRedirects: boolean;
+}
+
+export interface OutboundResponse {
+  readonly status: number;
+  /** Header names lower-cased. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The URL finally answered (after redirects). */
+  readonly url: string;
+  /** The body as a stream of chunks; reading past maxBytes throws OutboundTooLargeError. */
+  readonly body: AsyncIterable<Uint8Array>;
+}
+
+export interface OutboundHttp {
+  request(request: OutboundRequest): Promise<OutboundResponse>;
+}
+
 export interface Clock {
   now(): Date;
 }

@@ -15,7 +15,6 @@ import { DynamoOutboxReader } from '../adapters/dynamo-outbox-reader';
 import { GuardedHttp } from '../adapters/guarded-http';
 import { S3ObjectStore } from '../adapters/s3-object-store';
 import { SqsWorkQueue } from '../adapters/sqs-work-queue';
-import type { OutboundHttp } from '../core/outbound';
 import type {
   Clock,
   CredentialRepository,
@@ -25,6 +24,7 @@ import type {
   IdGenerator,
   JobRepository,
   ObjectStore,
+  OutboundHttp,
   OutboxReader,
   WorkQueue,
 } from '../core/ports';

@@ -4,7 +4,6 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { ConflictError, DependencyUnavailableError, NotFoundError } from '../../lambdas/core/errors';
 import type { CallbackMessage, ExportMessage, JobMessage } from '../../lambdas/core/messages';
 import type { ExportRecord, FileRecord, JobRecord } from '../../lambdas/core/model';
-import type { OutboundHttp, OutboundRequest, OutboundResponse } from '../../lambdas/core/outbound';
 import type {
   ApiKeyRecord,
   CallbackDeadLetter,
@@ -19,6 +18,9 @@ import type {
   JobListQuery,
   JobRepository,
   ObjectStore,
+  OutboundHttp,
+  OutboundRequest,
+  OutboundResponse,
   OutboxEntry,
   OutboxReader,
   Page,

@@ -1,13 +1,14 @@
 import { ConflictError, InvalidStateError, NotFoundError } from '../errors';
 import type { CallbackMessage } from '../messages';
 import type { CallbackStatus, ExportRecord, ExportResource } from '../model';
-import { OutboundBlockedError, OutboundError, type OutboundHttp, readBody } from '../outbound';
+import { OutboundBlockedError, OutboundError, readBody } from '../outbound';
 import type {
   CallbackFailureReason,
   CallbackWrite,
   Clock,
   CredentialRepository,
   ExportRepository,
+  OutboundHttp,
   WorkQueue,
 } from '../ports';
 import { isTerminalExportState } from '../states';

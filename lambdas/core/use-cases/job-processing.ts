@@ -7,13 +7,14 @@ import { catalogJsonChunks } from '../catalog/writer';
 import { ConflictError, NotFoundError } from '../errors';
 import type { JobRecord, Problem } from '../model';
 import { problem } from '../model';
-import { discardBody, OutboundError, type OutboundHttp } from '../outbound';
+import { discardBody, OutboundError } from '../outbound';
 import {
   type Clock,
   type ExportRepository,
   type FileRepository,
   type JobRepository,
   type ObjectStore,
+  type OutboundHttp,
   objectKeys,
   type WorkQueue,
 } from '../ports';

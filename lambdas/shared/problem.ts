@@ -32,6 +32,12 @@ export interface ProblemResponse {
 
 type ErrorClass = abstract new (...args: never[]) => DomainError;
 
+/** What a 5xx says, whoever answers it: a handler, or the gateway (lib/gateway-responses.ts). Never the cause. */
+export const GENERIC_DETAIL = {
+  internal: 'The service failed to handle the request. It has been logged with the request id.',
+  unavailable: 'A dependency of the service is unavailable. Retry after the indicated delay.',
+} as const;
+
 /** The one table from domain errors to HTTP statuses and titles (SPEC 7). Checked in order, by instanceof. */
 const TABLE: readonly [ErrorClass, number, string][] = [
   [ValidationError, 400, 'Invalid request'],
@@ -68,9 +74,7 @@ export const toProblem = (error: unknown, requestId: string): ProblemResponse =>
           type: problemType(error.code),
           title,
           status,
-          detail: exposed
-            ? error.message
-            : 'A dependency of the service is unavailable. Retry after the indicated delay.',
+          detail: exposed ? error.message : GENERIC_DETAIL.unavailable,
           code: error.code,
           request_id: requestId,
           ...(error instanceof ValidationError ? { errors: error.errors } : {}),
@@ -85,7 +89,7 @@ export const toProblem = (error: unknown, requestId: string): ProblemResponse =>
       type: problemType('internal_error'),
       title: 'Internal error',
       status: 500,
-      detail: 'The service failed to handle the request. It has been logged with the request id.',
+      detail: GENERIC_DETAIL.internal,
       code: 'internal_error',
       request_id: requestId,
     },

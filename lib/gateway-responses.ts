@@ -87,7 +87,7 @@ export const LOCAL_GATEWAY_RESPONSES = {
 } as const satisfies Record<string, GatewayAnswer>;
 
 /** Headers of every gateway answer. */
-export const GATEWAY_HEADERS: Readonly<Record<string, string>> = {
+const GATEWAY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Type': 'application/problem+json',
 };
 

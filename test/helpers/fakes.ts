@@ -396,9 +396,13 @@ export class ScriptedHttp implements OutboundHttp {
     const answer = this.answer(request);
     if (answer instanceof Error) throw answer;
     const body = Buffer.from(answer.body ?? '');
+    // Header names lower-cased, as the port promises.
+    const headers = Object.fromEntries(
+      Object.entries(answer.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
+    );
     return {
       status: answer.status,
-      headers: answer.headers ?? {},
+      headers,
       url: request.url,
       body: (async function* () {
         yield body;

@@ -57,8 +57,8 @@ export interface AppDeps {
   readonly allowLoopbackUrls: boolean;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
-export const randomIds: IdGenerator = { uuid: () => randomUUID() };
+const systemClock: Clock = { now: () => new Date() };
+const randomIds: IdGenerator = { uuid: () => randomUUID() };
 
 /**
  * The AWS SDK clients for a configuration: the emulators locally, the real services in AWS. In Lambda every

@@ -1,152 +1,27 @@
-import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import {
-  ConflictError,
-  DependencyUnavailableError,
-  InvalidStateError,
-  NotFoundError,
-} from '../../lambdas/core/errors';
-import { type CallbackMessage, callbackMessageSchema } from '../../lambdas/core/messages';
-import { type CallbackStatus, type ExportRecord, exportResource } from '../../lambdas/core/model';
+import { ConflictError, DependencyUnavailableError } from '../../lambdas/core/errors';
 import {
   OutboundBlockedError,
   OutboundNetworkError,
   OutboundTooLargeError,
 } from '../../lambdas/core/outbound';
-import type { ClientRecord, WebhookSecret } from '../../lambdas/core/ports';
 import {
   CALLBACK_TIMEOUT_MS,
-  type CallbackDeps,
   callbackEventId,
   deliverCallback,
-  firstCallbackMessage,
-  PENDING_CALLBACK,
-  replayCallback,
 } from '../../lambdas/core/use-cases/callbacks';
 import { DEFAULT_RETRY_DELAYS, type ExportEvent } from '../../lambdas/core/webhooks';
 import {
-  FakeClock,
-  FakeCredentialRepository,
-  FakeExportRepository,
-  FakeWorkQueue,
-  type ScriptedAnswer,
-  ScriptedHttp,
-} from '../helpers/fakes';
-
-// ---------- fixtures ----------
-
-const CLIENT = 'acme';
-const aSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
-
-const anExport = (overrides: Partial<ExportRecord> = {}): ExportRecord => ({
-  id: '5f0c2a4e-8d1b-4c7a-9e3f-2b6d8a1c4e70',
-  clientId: CLIENT,
-  jobId: '0a9b8c7d-6e5f-4a3b-8c1d-0e9f8a7b6c5d',
-  jobType: 'new_menu',
-  state: 'completed',
-  version: 3,
-  callbackUrl: 'https://receiver.example/hooks',
-  clientMappings: { categories: {} },
-  createdAt: '2025-03-01T10:00:00.000Z',
-  updatedAt: '2025-03-01T10:05:00.000Z',
-  completedAt: '2025-03-01T10:05:00.000Z',
-  objectKey: 'exports/acme/5f0c.json',
-  file: {
-    content_type: 'application/json',
-    size_bytes: 1234,
-    checksum_sha256: 'cd'.repeat(32),
-    item_count: 7,
-  },
-  callback: { ...PENDING_CALLBACK },
-  error: null,
-  ...overrides,
-});
-
-const aClient = (secrets: WebhookSecret[]): ClientRecord => ({
-  clientId: CLIENT,
-  createdAt: '2025-01-01T00:00:00.000Z',
-  usageKey: 'usage_x',
-  webhookSecrets: secrets,
-});
-
-interface Setup {
-  exp?: ExportRecord;
-  answers?: ScriptedAnswer[];
-  fallback?: ScriptedAnswer;
-  secrets?: WebhookSecret[] | null;
-  retryDelays?: readonly number[];
-  now?: Date;
-}
-
-const setup = (options: Setup = {}) => {
-  const secret = aSecret();
-  const secrets =
-    options.secrets === undefined
-      ? [{ secret, createdAt: '2025-01-01T00:00:00.000Z', expiresAt: null }]
-      : options.secrets;
-  const exp = options.exp ?? anExport();
-  const exports = new FakeExportRepository();
-  exports.items.set(`${exp.clientId}/${exp.id}`, exp);
-  const credentials = new FakeCredentialRepository();
-  if (secrets) credentials.clients.set(CLIENT, aClient(secrets));
-  const http = ScriptedHttp.of(options.answers ?? [], options.fallback);
-  const queue = new FakeWorkQueue();
-  // Near real time, so that the standardwebhooks verifier (which checks the timestamp) accepts the headers.
-  const clock = new FakeClock(options.now ?? new Date(Math.floor(Date.now() / 1000) * 1000));
-  let renders = 0;
-  const deps: CallbackDeps = {
-    exports,
-    credentials,
-    http,
-    queue,
-    clock,
-    renderExport: async (exp) => {
-      renders += 1;
-      return exportResource(exp, {
-        url: `https://bucket.example/${exp.objectKey}?sig=${renders}`,
-        expiresAt: new Date(clock.now().getTime() + 3_600_000).toISOString(),
-      });
-    },
-    retryDelays: options.retryDelays ?? DEFAULT_RETRY_DELAYS,
-    random: () => 0.5,
-  };
-  return { deps, exports, http, queue, clock, secret };
-};
-
-type Harness = ReturnType<typeof setup>;
-
-/** The one export the harness holds, as stored now. */
-const stored = (h: Harness): ExportRecord => {
-  const [exp] = h.exports.items.values();
-  if (!exp) throw new Error('no export');
-  return exp;
-};
-
-/** The bodies of the callbacks POSTed so far. */
-const bodies = (h: Harness): ExportEvent[] =>
-  h.http.requests.map((r) => JSON.parse(String(r.body)) as ExportEvent);
-
-const header = (h: Harness, index: number, name: string): string => {
-  const value = h.http.requests[index]?.headers?.[name];
-  if (value === undefined) throw new Error(`request ${index} has no ${name}`);
-  return value;
-};
-
-/** Plays the queue: each sent message is delivered once its SQS delay has passed on the fake clock. */
-const drain = async (h: Harness, first: CallbackMessage, maxSteps = 200) => {
-  const outcomes = [await deliverCallback(h.deps, first)];
-  for (let step = 0; h.queue.callbacks.length > 0; step += 1) {
-    if (step >= maxSteps) throw new Error('the queue did not drain');
-    const { message, delaySeconds } = h.queue.callbacks.shift()!;
-    h.clock.advance(delaySeconds * 1000);
-    outcomes.push(await deliverCallback(h.deps, message));
-  }
-  return outcomes;
-};
-
-const first = (exp: ExportRecord = anExport()) => firstCallbackMessage(exp);
-
-// ---------- tests ----------
+  anExport,
+  aSecret,
+  bodies,
+  CLIENT,
+  drain,
+  first,
+  header,
+  setup,
+  stored,
+} from '../helpers/callback-harness';
 
 describe('deliverCallback', () => {
   it('delivers on 2xx: one signed POST, callback recorded, export state untouched', async () => {
@@ -571,106 +446,5 @@ describe('deliverCallback', () => {
     const update = jest.spyOn(h.exports, 'updateCallback');
     await expect(deliverCallback(h.deps, first())).rejects.toThrow(TypeError);
     expect(update).not.toHaveBeenCalled();
-  });
-});
-
-describe('replayCallback', () => {
-  const failed: CallbackStatus = {
-    state: 'failed',
-    attempts: 10,
-    last_status: 500,
-    last_attempt_at: '2025-03-04T10:00:00.000Z',
-  };
-
-  it('resets a failed callback to pending and starts a new series with the same webhook-id', async () => {
-    const h = setup({ exp: anExport({ callback: failed }), answers: [{ status: 200 }] });
-
-    const result = await replayCallback(h.deps, anExport().id);
-
-    expect(result.previous).toEqual(failed);
-    expect(result.message).toEqual({
-      kind: 'callback',
-      clientId: CLIENT,
-      exportId: anExport().id,
-      eventId: callbackEventId(anExport().id),
-      attempt: 1,
-    });
-    expect(h.queue.callbacks).toEqual([{ message: result.message, delaySeconds: 0 }]);
-    expect(stored(h).callback).toEqual({ ...failed, state: 'pending', attempts: 0 });
-
-    h.queue.callbacks.splice(0);
-    expect(await deliverCallback(h.deps, result.message)).toMatchObject({ kind: 'delivered', attempt: 1 });
-    expect(header(h, 0, 'webhook-id')).toBe(callbackEventId(anExport().id));
-    expect(stored(h).state).toBe('completed');
-  });
-
-  it('makes messages of the earlier series stale', async () => {
-    const h = setup({
-      exp: anExport({ callback: { state: 'pending', attempts: 4, last_status: 500, last_attempt_at: null } }),
-    });
-    await replayCallback(h.deps, anExport().id, { force: true });
-    expect(await deliverCallback(h.deps, { ...first(), attempt: 5 })).toEqual({
-      kind: 'skipped',
-      reason: 'stale',
-    });
-  });
-
-  it('refuses a pending callback unless forced', async () => {
-    const pending = { state: 'pending', attempts: 2, last_status: 500, last_attempt_at: null } as const;
-    const h = setup({ exp: anExport({ callback: pending }) });
-    await expect(replayCallback(h.deps, anExport().id)).rejects.toThrow(InvalidStateError);
-    expect(h.queue.callbacks).toEqual([]);
-    await expect(replayCallback(h.deps, anExport().id, { force: true })).resolves.toMatchObject({
-      previous: pending,
-    });
-    expect(h.queue.callbacks).toHaveLength(1);
-  });
-
-  it('replays a delivered callback too', async () => {
-    const delivered = { state: 'delivered', attempts: 1, last_status: 200, last_attempt_at: null } as const;
-    const h = setup({ exp: anExport({ callback: delivered }) });
-    await expect(replayCallback(h.deps, anExport().id)).resolves.toMatchObject({ previous: delivered });
-    expect(stored(h).callback).toMatchObject({ state: 'pending', attempts: 0 });
-  });
-
-  it('refuses an unknown export, one without callback_url, and one not terminal', async () => {
-    await expect(replayCallback(setup().deps, '00000000-0000-4000-8000-000000000000')).rejects.toThrow(
-      NotFoundError,
-    );
-    await expect(
-      replayCallback(setup({ exp: anExport({ callbackUrl: null }) }).deps, anExport().id),
-    ).rejects.toThrow(InvalidStateError);
-    await expect(
-      replayCallback(setup({ exp: anExport({ state: 'processing', callback: null }) }).deps, anExport().id),
-    ).rejects.toThrow(InvalidStateError);
-  });
-});
-
-describe('callback messages', () => {
-  it('starts with attempt 1 and the export-derived event id, and parses with the message schema', () => {
-    const message = firstCallbackMessage(anExport());
-    expect(message).toEqual({
-      kind: 'callback',
-      clientId: CLIENT,
-      exportId: anExport().id,
-      eventId: `msg_${anExport().id}`,
-      attempt: 1,
-    });
-    expect(callbackMessageSchema.parse(message)).toEqual(message);
-    const withWait = { ...message, attempt: 3, notBefore: '2025-03-01T10:00:05.000Z' };
-    expect(callbackMessageSchema.parse(withWait)).toEqual(withWait);
-  });
-
-  it.each([
-    { attempt: 0 },
-    { attempt: 1.5 },
-    { exportId: 'not-a-uuid' },
-    { eventId: '' },
-    { notBefore: 'tomorrow' },
-    { extra: true },
-  ])('refuses %j', (change) => {
-    expect(callbackMessageSchema.safeParse({ ...firstCallbackMessage(anExport()), ...change }).success).toBe(
-      false,
-    );
   });
 });

@@ -66,9 +66,9 @@ export const stripKeys = <T>(item: Record<string, unknown>): T => {
 
 /**
  * The item a conditional write that lost found in the table. DynamoDB returns it with the failure when the
- * write asked for `ALL_OLD` (translateAwsErrors puts it on the error); none came back means there is no such
- * item, except on the local emulator, dynalite, which does not implement the option
- * (architect/dynalite#182): then, and only then, the item is read to tell the two apart.
+ * write asked for `ALL_OLD` (translateAwsErrors puts it on the error), so a lost race costs no second read.
+ * None came back means there is no such item, or that the store is the local emulator, dynalite, which does
+ * not implement the option (architect/dynalite#182): only then is the item read, to tell the two apart.
  */
 export const itemOfConflict = async (
   ctx: TableContext,

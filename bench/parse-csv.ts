@@ -28,7 +28,7 @@ import readXlsxFile from 'read-excel-file/node';
 import { buildCatalog, type CatalogJob } from '../lambdas/core/catalog/build-catalog';
 import { csvParseOptions } from '../lambdas/core/catalog/sources/csv';
 import { writeCatalogJson } from '../lambdas/core/catalog/writer';
-import type { OutboundHttp } from '../lambdas/core/outbound';
+import type { OutboundHttp } from '../lambdas/core/ports';
 
 const rows = Number(process.argv[2] ?? 100_000);
 const only = process.argv[3] as 'csv' | 'xlsx' | undefined;

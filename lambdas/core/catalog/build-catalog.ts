@@ -1,4 +1,5 @@
-import { OutboundError, type OutboundHttp } from '../outbound';
+import { OutboundError } from '../outbound';
+import type { OutboundHttp } from '../ports';
 import { DEFAULT_LANGUAGE, type JobType, type Language } from '../schemas/job';
 import { CatalogAssembler } from './assembly/assembler';
 import { CATALOG_FORMAT_VERSION, type CatalogDocument } from './document';

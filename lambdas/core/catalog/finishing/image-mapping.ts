@@ -1,5 +1,6 @@
 import { imageSize } from 'image-size';
-import { discardBody, OutboundError, type OutboundHttp } from '../../outbound';
+import { discardBody, OutboundError } from '../../outbound';
+import type { OutboundHttp } from '../../ports';
 import type { ImageMapping, Item, ItemImage, Variant } from '../document';
 import { hasValidCheckDigit } from '../gtin';
 import { type ImageFormat, sniffImageFormat } from '../sources/signatures';

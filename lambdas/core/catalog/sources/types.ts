@@ -45,12 +45,14 @@ export interface TableRow {
 
 /**
  * A table as a reader yields it: every row from the top, header row included (the header mapper finds
- * it, skipping title rows above it). Blank rows may be left in: they are skipped without a warning.
+ * it, skipping title rows above it), in batches (whatever the reader has at hand: a parsed chunk of a
+ * CSV, a whole sheet), so that the pipeline awaits once per batch, not once per row. Blank rows may be
+ * left in: they are skipped without a warning.
  */
 export interface Table {
   /** The sheet's name in a workbook; null for a single-table source. */
   readonly sheet: string | null;
-  readonly rows: AsyncIterable<TableRow> | Iterable<TableRow>;
+  readonly batches: AsyncIterable<readonly TableRow[]> | Iterable<readonly TableRow[]>;
 }
 
 export type ReaderOutput =

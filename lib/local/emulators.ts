@@ -52,11 +52,16 @@ const freeOrAny = (port: number | undefined): Promise<number> => {
   });
 };
 
+/** Listens on 127.0.0.1:`port`, or on any free port when another process took that one meanwhile. */
 const listen = (server: ReturnType<typeof dynalite>, port: number): Promise<number> =>
   new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE' && port !== 0) listen(server, 0).then(resolve, reject);
+      else reject(error);
+    };
+    server.once('error', failed);
     server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
+      server.off('error', failed);
       const address = server.address();
       resolve(typeof address === 'object' && address ? address.port : port);
     });

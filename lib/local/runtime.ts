@@ -145,9 +145,6 @@ const serve = async (
     { doc: DynamoDBDocumentClient.from(dynamo), tableName: resources.tableName },
     emulators,
   );
-  if (recovery.leasesReleased + recovery.messagesReleased + recovery.requeued > 0) {
-    log({ level: 'INFO', message: 'took over the work of the previous run', ...recovery });
-  }
 
   const handlers = new Map<string, ProxyHandler>();
   for (const route of ROUTES) {

@@ -18,7 +18,7 @@ export const defaultDataDir = (env: NodeJS.ProcessEnv = process.env, cwd = proce
 export class DataDirInUseError extends Error {
   constructor(readonly dataDir: string) {
     super(
-      `${dataDir} is in use by another local service (npm start or npm run emulators): stop it first, ` +
+      `${dataDir} is in use by another local service (npm start): stop it first, ` +
         'or point LOCAL_DATA_DIR somewhere else.',
     );
     this.name = 'DataDirInUseError';

@@ -126,7 +126,7 @@ describe('npm start keeps its state across a crash', () => {
         const read = await first.request(`/v1/jobs/${job.json.id}`, as);
         return read.json.state === 'processing' && source.requests() === 1 ? true : undefined;
       },
-      { timeoutMs: 30_000, what: 'the job to be processing, reading the slow source' },
+      { timeoutMs: 60_000, what: 'the job to be processing, reading the slow source' },
     );
     const exp = await first.request('/v1/data_exports', {
       ...as,
@@ -151,7 +151,7 @@ describe('npm start keeps its state across a crash', () => {
         expect(read.status).toBe(200);
         return read.json.state === 'completed' ? (read.json as Json) : undefined;
       },
-      { timeoutMs: 30_000, what: 'the job to complete after the restart' },
+      { timeoutMs: 60_000, what: 'the job to complete after the restart' },
     );
     expect(source.requests()).toBe(2);
     expect(finished.results.catalog).toMatchObject({ item_count: 5 });
@@ -162,7 +162,7 @@ describe('npm start keeps its state across a crash', () => {
         const read = await second.request(`/v1/data_exports/${exp.json.id}`, as);
         return read.json.state === 'completed' ? (read.json as Json) : undefined;
       },
-      { timeoutMs: 30_000, what: 'the export to complete' },
+      { timeoutMs: 60_000, what: 'the export to complete' },
     );
     const download = await fetch(exported.delivery_url);
     expect(download.status).toBe(200);
@@ -194,5 +194,5 @@ describe('npm start keeps its state across a crash', () => {
       .map((line) => (JSON.parse(line) as Json).client_id);
     expect(clients).toEqual(['dev']);
     await reset.stop();
-  }, 180_000);
+  }, 300_000);
 });

@@ -191,7 +191,6 @@ const serve = async (
     handlers,
     authorizer,
     staticRoutes: options.staticRoutes,
-    rateLimit: { ratePerSecond: 20, burst: 40 },
     log,
   });
   await new Promise<void>((resolve, reject) => {

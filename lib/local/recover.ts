@@ -60,8 +60,7 @@ export const recoverAfterRestart = async (
   for (const job of await leasedJobs(table.doc, table.tableName)) {
     try {
       await deps.jobs.transition(job.clientId, job.id, {
-        from: ['processing'],
-        to: 'processing',
+        event: 'release',
         expectedVersion: job.version,
         set: { leaseUntil: null },
         at: deps.clock.now().toISOString(),

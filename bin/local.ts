@@ -2,6 +2,7 @@
  * `npm start`: the whole service on this machine (SPEC 10). Emulators, resources, the HTTP API and the
  * queue consumers, in one process. Ctrl-C stops everything.
  */
+import { consoleRoutes } from '../lib/local/console';
 import { docsRoutes } from '../lib/local/docs';
 import { startLocalRuntime } from '../lib/local/runtime';
 
@@ -15,11 +16,19 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 const quiet = process.env.LOG_REQUESTS === 'false';
 
+// The operations console is built on start when its sources changed since the last build (a few seconds).
+const consoleStatic = await consoleRoutes().catch((error: unknown) => {
+  console.error(
+    `could not build the operations console: ${error instanceof Error ? error.message : String(error)}`,
+  );
+  process.exit(1);
+});
+
 const runtime = await startLocalRuntime({
   port,
   devApiKey: process.env.DEV_API_KEY || undefined,
   devWebhookSecret: process.env.DEV_WEBHOOK_SECRET || undefined,
-  staticRoutes: docsRoutes(),
+  staticRoutes: new Map([...docsRoutes(), ...consoleStatic]),
   env: {
     ALLOW_LOOPBACK_URLS: process.env.ALLOW_LOOPBACK_URLS ?? 'true',
     CALLBACK_RETRY_DELAYS: process.env.CALLBACK_RETRY_DELAYS,
@@ -44,6 +53,9 @@ if (runtime.dev.generated) {
   console.log('Seeded client "dev" with DEV_API_KEY from the environment.');
 }
 console.log(`emulators: dynamodb ${runtime.emulators.dynamodb}, sqs+s3 ${runtime.emulators.aws}`);
+console.log(
+  `operations console: ${runtime.url}/ops/ (sign in with an operator key: npm run keys -- create --client ops --scope operator)`,
+);
 console.log(`listening on ${runtime.url}`);
 
 let stopping = false;

@@ -2,7 +2,7 @@
  * `npm start`: the whole service on this machine (SPEC 10). Emulators, resources, the HTTP API and the
  * queue consumers, in one process. Ctrl-C stops everything.
  */
-import { consoleRoutes } from '../lib/local/console';
+import { consoleRoutes, prepareConsole } from '../lib/local/console';
 import { docsRoutes } from '../lib/local/docs';
 import { startLocalRuntime } from '../lib/local/runtime';
 
@@ -17,18 +17,20 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 const quiet = process.env.LOG_REQUESTS === 'false';
 
 // The operations console is built on start when its sources changed since the last build (a few seconds).
-const consoleStatic = await consoleRoutes().catch((error: unknown) => {
+const consoleFiles = await prepareConsole().catch((error: unknown) => {
   console.error(
     `could not build the operations console: ${error instanceof Error ? error.message : String(error)}`,
   );
   process.exit(1);
 });
 
+// Filled in below once the emulators run: the console's policy names the object store's origin.
+const staticRoutes = new Map(docsRoutes());
 const runtime = await startLocalRuntime({
   port,
   devApiKey: process.env.DEV_API_KEY || undefined,
   devWebhookSecret: process.env.DEV_WEBHOOK_SECRET || undefined,
-  staticRoutes: new Map([...docsRoutes(), ...consoleStatic]),
+  staticRoutes,
   env: {
     ALLOW_LOOPBACK_URLS: process.env.ALLOW_LOOPBACK_URLS ?? 'true',
     CALLBACK_RETRY_DELAYS: process.env.CALLBACK_RETRY_DELAYS,
@@ -40,6 +42,11 @@ const runtime = await startLocalRuntime({
   console.error(`could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });
+
+for (const [path, route] of consoleRoutes(consoleFiles, {
+  storageOrigins: [new URL(runtime.emulators.aws).origin],
+}))
+  staticRoutes.set(path, route);
 
 if (runtime.dev.generated) {
   console.log(

@@ -9,8 +9,11 @@
 export const CONSOLE_PATH = '/ops';
 
 export interface PolicyOptions {
-  /** Further origins the page may fetch from (e.g. an object store a source download is redirected to). */
-  readonly connectSources?: readonly string[];
+  /**
+   * Origins of the object store that serves a job's sources (`GET /v1/ops/jobs/{id}/sources/{n}` answers a
+   * presigned URL of it): the page may show images from them and fetch PDFs and CSVs from them.
+   */
+  readonly storageOrigins?: readonly string[];
 }
 
 export const contentSecurityPolicy = (options: PolicyOptions = {}): string =>
@@ -18,10 +21,10 @@ export const contentSecurityPolicy = (options: PolicyOptions = {}): string =>
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    // Sources are shown from blob: URLs of bytes fetched with the operator's key; data: is the empty favicon.
-    "img-src 'self' blob: data:",
+    // Sources are shown from the object store or from blob: URLs of their bytes; data: is the empty favicon.
+    `img-src ${["'self'", 'blob:', 'data:', ...(options.storageOrigins ?? [])].join(' ')}`,
     "font-src 'self'",
-    `connect-src ${["'self'", ...(options.connectSources ?? [])].join(' ')}`,
+    `connect-src ${["'self'", ...(options.storageOrigins ?? [])].join(' ')}`,
     // pdf.js renders in a module worker loaded from the console's own assets.
     "worker-src 'self'",
     "manifest-src 'self'",

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CfnOutput, Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -7,8 +7,10 @@ import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lam
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CONSOLE_PATH } from '../../console/site/headers';
+import { CONSOLE_STORAGE_ORIGINS } from '../../lambdas/shared/console-site';
 import { BUNDLE } from './bundling';
 import { OUTPUTS } from './names';
+import { serviceBucketName } from './stateful-stack';
 
 export interface ConsoleSiteProps {
   /** The service's REST API: the console is served by it, so its calls to /v1/ops/... are same-origin. */
@@ -64,6 +66,12 @@ export class ConsoleSite extends Construct {
       timeout: Duration.seconds(10),
       role: this.role,
       logGroup: this.logGroup,
+      environment: {
+        // Sources are viewed through presigned URLs of these buckets (GET /v1/ops/jobs/{id}/sources/{n}).
+        [CONSOLE_STORAGE_ORIGINS]: (['uploads', 'catalogs'] as const)
+          .map((key) => `https://${serviceBucketName(key)}.s3.${Aws.REGION}.${Aws.URL_SUFFIX}`)
+          .join(' '),
+      },
       bundling: {
         target: BUNDLE.target,
         format: OutputFormat.ESM,

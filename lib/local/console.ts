@@ -1,5 +1,6 @@
 import { ensureConsoleBuild } from '../../console/site/build';
-import { consoleResponse, readConsoleFiles } from '../../console/site/files';
+import { type ConsoleFiles, consoleResponse, readConsoleFiles } from '../../console/site/files';
+import type { PolicyOptions } from '../../console/site/headers';
 import { CONSOLE_PATH } from '../../console/site/headers';
 import type { StaticRoute } from './api-gateway';
 
@@ -8,13 +9,16 @@ import type { StaticRoute } from './api-gateway';
  * changed (console/site/build.ts, a few seconds), then served from memory with the same headers as in AWS
  * (console/site/headers.ts). The API it calls is this same server, so it is same-origin and needs no CORS.
  */
-export const consoleRoutes = async (
-  root: string = process.cwd(),
-): Promise<ReadonlyMap<string, StaticRoute>> => {
-  const { dir } = await ensureConsoleBuild(root);
-  const files = readConsoleFiles(dir);
+export const prepareConsole = async (root: string = process.cwd()): Promise<ConsoleFiles> =>
+  readConsoleFiles((await ensureConsoleBuild(root)).dir);
+
+/** The console's static routes; `storageOrigins` is the object store emulator that serves sources. */
+export const consoleRoutes = (
+  files: ConsoleFiles,
+  options: PolicyOptions = {},
+): ReadonlyMap<string, StaticRoute> => {
   const route = (rest: string): StaticRoute => {
-    const response = consoleResponse(files, rest);
+    const response = consoleResponse(files, rest, options);
     const { 'Content-Type': contentType = 'text/plain; charset=utf-8', ...headers } = response.headers;
     return { status: response.statusCode, contentType, headers, body: async () => response.body };
   };

@@ -310,8 +310,12 @@ describe('the operations console at /ops', () => {
     await page.screenshot({ path: path.join(IMAGES, 'console-queue.png') });
 
     await openJob(page, "Joe's Diner");
-    const source = page.getByRole('region', { name: 'Source 1' });
-    expect(await source.getByRole('cell', { name: 'Tomato, mozzarella, basil' }).count()).toBe(1);
+    // The source, beside the draft, as a table.
+    const described = page
+      .getByRole('region', { name: 'Source 1' })
+      .getByRole('cell', { name: 'Tomato, mozzarella, basil' });
+    await described.waitFor();
+    expect(await described.count()).toBe(1);
 
     await page.getByLabel('Price of item Margherita (USD)').fill('13.75');
     await (await itemNamed(page, 'Cola')).fill('Cola Zero');
@@ -420,6 +424,7 @@ describe('the operations console at /ops', () => {
     expect(await (await itemNamed(page, dish)).inputValue()).toBe(dish);
     await page.getByText('<script>alert(3)</script> <img src=x onerror=alert(4)>').waitFor();
     await page.getByRole('heading', { name: '<i>Mains</i>' }).waitFor();
+    await source.getByRole('cell', { name: dish }).waitFor();
     expect(await source.getByRole('cell', { name: dish }).count()).toBe(1);
     expect(await page.locator('img[src="x"], svg[onload], script:not([src]), b[onmouseover]').count()).toBe(
       0,

@@ -62,6 +62,17 @@ describe('the operations console (lib/aws/console-site.ts)', () => {
     expect(role.Properties.ManagedPolicyArns).toBeUndefined();
   });
 
+  it('names the source buckets in the page policy (sources are viewed through presigned URLs)', () => {
+    const { stateless$ } = synthesized();
+    const fns = Object.values(stateless$.findResources('AWS::Lambda::Function')).filter(
+      (f) => f.Properties.Description === 'catalog-jobs operations console: the built web page at /ops',
+    );
+    const origins = JSON.stringify(fns[0]!.Properties.Environment.Variables.CONSOLE_STORAGE_ORIGINS);
+    expect(origins).toContain('https://catalog-uploads-');
+    expect(origins).toContain('https://catalog-documents-');
+    expect(origins).not.toContain('catalog-exports');
+  });
+
   it('publishes the console address as an output', () => {
     const { stateless$ } = synthesized();
     const output = stateless$.findOutputs('ConsoleUrl');

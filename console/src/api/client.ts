@@ -22,6 +22,8 @@ export const apiRootOf = (pathname: string): string => pathname.replace(/\/ops(\
 export interface SourceBytes {
   readonly contentType: string;
   readonly bytes: ArrayBuffer;
+  /** Set for an image shown straight from storage (its bytes are then not fetched). */
+  readonly url?: string;
 }
 
 export class OpsApi {
@@ -90,25 +92,33 @@ export class OpsApi {
   }
 
   /**
-   * A source's bytes. The service answers them directly (or redirects to storage, which fetch follows); an
-   * answer describing a download (`{ url, index, source }`) is followed here without the key (the URL
-   * carries its own signature).
+   * A source to show. The service answers where its bytes are (`Accept: application/json` → `{ url, index,
+   * source, content_type }`, a short-lived presigned URL of the object store), or the bytes themselves. An
+   * image is shown from its URL; anything else is fetched (the URL carries its own signature: no key).
    */
   async source(viewPath: string): Promise<SourceBytes> {
-    const response = await this.call(viewPath);
+    const response = await this.call(viewPath, { headers: { accept: 'application/json' } });
     const type = response.headers.get('content-type') ?? 'application/octet-stream';
     if (/^application\/json\b/i.test(type)) {
       const body = (await response
         .clone()
         .json()
         .catch(() => null)) as Record<string, unknown> | null;
-      // The service's description of a download ({ url, index, source, ... }), not a JSON source itself.
+      // The service's description of a download, not a JSON source itself.
       if (body && typeof body.url === 'string' && typeof body.index === 'number' && 'source' in body) {
-        const followed = await fetch(body.url, { cache: 'no-store', credentials: 'omit' });
+        const contentType =
+          typeof body.content_type === 'string' ? body.content_type : 'application/octet-stream';
+        if (/^image\//i.test(contentType)) return { contentType, bytes: new ArrayBuffer(0), url: body.url };
+        let followed: Response;
+        try {
+          followed = await fetch(body.url, { cache: 'no-store', credentials: 'omit' });
+        } catch {
+          throw new ApiError(0, { detail: 'The source could not be downloaded from storage.' });
+        }
         if (!followed.ok)
           throw new ApiError(followed.status, { detail: 'The source could not be downloaded.' });
         return {
-          contentType: followed.headers.get('content-type') ?? 'application/octet-stream',
+          contentType: followed.headers.get('content-type') ?? contentType,
           bytes: await followed.arrayBuffer(),
         };
       }

@@ -27,9 +27,9 @@ describe('the console site', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toMatch(/unsafe|\*|http:|https:/);
-    expect(contentSecurityPolicy({ connectSources: ['https://bucket.s3.amazonaws.com'] })).toContain(
-      "connect-src 'self' https://bucket.s3.amazonaws.com",
-    );
+    const withStore = contentSecurityPolicy({ storageOrigins: ['https://bucket.s3.amazonaws.com'] });
+    expect(withStore).toContain("connect-src 'self' https://bucket.s3.amazonaws.com");
+    expect(withStore).toContain("img-src 'self' blob: data: https://bucket.s3.amazonaws.com");
     expect(securityHeaders()).toMatchObject({
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',

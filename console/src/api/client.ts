@@ -63,6 +63,14 @@ export class OpsApi {
     return (await (await this.call(path, init)).json()) as T;
   }
 
+  /** A JSON document from a presigned URL of the service (it carries its own signature: no key). */
+  async download(url: string): Promise<unknown> {
+    const response = await fetch(url, { cache: 'no-store', credentials: 'omit' });
+    if (!response.ok)
+      throw new ApiError(response.status, { detail: 'The document could not be downloaded.' });
+    return response.json();
+  }
+
   listQueue(cursor?: string | null, limit = 50): Promise<QueuePage> {
     const query = new URLSearchParams({ state: 'in_review', limit: String(limit) });
     if (cursor) query.set('cursor', cursor);

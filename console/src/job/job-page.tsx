@@ -43,6 +43,8 @@ export const JobPage = ({ api, id, onUnauthorized }: JobPageProps) => {
   const [failError, setFailError] = useState<string | null>(null);
   /** The id of the element to focus after the next render. */
   const [pendingFocus, setPendingFocus] = useState<string | null>(null);
+  /** The job has a draft the page could not load: nothing may be saved over it. */
+  const [unloadable, setUnloadable] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
 
   const fail = useCallback(
@@ -73,23 +75,38 @@ export const JobPage = ({ api, id, onUnauthorized }: JobPageProps) => {
 
   useEffect(() => {
     let cancelled = false;
-    api.getJob(id).then(
-      (next) => {
-        if (cancelled) return;
-        show(next);
-        document.title = `${next.job_data.merchant_name} · Operations console`;
-        requestAnimationFrame(() => heading.current?.focus());
-      },
-      (error: unknown) => {
-        if (cancelled) return;
-        fail(error);
-        setLoadError(
-          error instanceof ApiError && error.status === 404
-            ? 'There is no job with this id.'
-            : describe(error),
-        );
-      },
-    );
+    api
+      .getJob(id)
+      .then(async (next) => {
+        // A draft too large to come inline (over 1 MB) is read from its presigned URL; if that fails the
+        // page must not show an empty catalog that a save would write over the real one.
+        if (next.draft_catalog === null && next.draft_catalog_url) {
+          const draft = await api.download(next.draft_catalog_url).catch(() => undefined);
+          if (draft === undefined) {
+            setUnloadable(true);
+            return next;
+          }
+          return { ...next, draft_catalog: draft };
+        }
+        return next;
+      })
+      .then(
+        (next) => {
+          if (cancelled) return;
+          show(next);
+          document.title = `${next.job_data.merchant_name} · Operations console`;
+          requestAnimationFrame(() => heading.current?.focus());
+        },
+        (error: unknown) => {
+          if (cancelled) return;
+          fail(error);
+          setLoadError(
+            error instanceof ApiError && error.status === 404
+              ? 'There is no job with this id.'
+              : describe(error),
+          );
+        },
+      );
     return () => {
       cancelled = true;
     };
@@ -128,14 +145,14 @@ export const JobPage = ({ api, id, onUnauthorized }: JobPageProps) => {
     setPendingFocus(null);
   }, [pendingFocus, doc, expanded]);
 
-  const readOnly = job?.state !== 'in_review' || status.kind === 'busy';
+  const readOnly = job?.state !== 'in_review' || status.kind === 'busy' || unloadable;
   const provenance = useMemo(() => (job ? provenanceByItem(job) : new Map<string, ItemProvenance>()), [job]);
 
   const editor: Editor | null = doc && {
     doc,
     apply: (operation) => {
       const current = docRef.current;
-      if (!current) return;
+      if (!current || readOnly) return;
       const next = operation(current);
       if (next === current) return;
       docRef.current = next;
@@ -175,7 +192,7 @@ export const JobPage = ({ api, id, onUnauthorized }: JobPageProps) => {
 
   const save = async (): Promise<boolean> => {
     const current = docRef.current;
-    if (!job || !current) return false;
+    if (!job || !current || unloadable) return false;
     if (allProblems.length > 0) {
       setStatus({ kind: 'error', text: `Not saved: ${allProblems.length} problem(s) to fix first.` });
       setPendingFocus('problems-heading');
@@ -312,6 +329,12 @@ export const JobPage = ({ api, id, onUnauthorized }: JobPageProps) => {
         </button>
         <StatusLine status={status} dirty={dirty} problems={allProblems.length} />
       </div>
+      {unloadable && (
+        <p class="notice" role="alert">
+          The draft of this job is too large to load here. It can be completed or failed as it is; to change
+          it, download it (draft_catalog_url of GET /v1/ops/jobs/{job.id}) and PUT the corrected document.
+        </p>
+      )}
       {!inReview && (
         <p class="notice">
           This job is {job.state.replace('_', ' ')}: its catalog can no longer be changed here.

@@ -5,9 +5,10 @@ import path from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 
 /**
- * A headless Chromium for the browser tests: CHROMIUM_PATH when set (the e2e global setup sets it to the
- * browser it unpacks from npm, with CHROMIUM_LIBRARY_PATH and CHROMIUM_FONTCONFIG_FILE for its libraries and
- * fonts), else Debian's /usr/bin/chromium. The flags keep it off the network: this machine has none.
+ * A headless Chromium for the browser tests: the one the e2e global setup (chromium-global-setup.ts) unpacks
+ * from the npm package @sparticuz/chromium and names in CHROMIUM_PATH, with CHROMIUM_LIBRARY_PATH and
+ * CHROMIUM_FONTCONFIG_FILE for its libraries and fonts (or another browser named by CHROMIUM_PATH). The
+ * flags keep it off the network: this machine has none.
  */
 const ARGS = [
   '--headless',
@@ -35,9 +36,9 @@ export interface Browser {
 }
 
 export const launchChromium = async (viewport = { width: 1280, height: 800 }): Promise<Browser> => {
-  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(executablePath)) {
-    throw new Error(`No Chromium at ${executablePath}: set CHROMIUM_PATH to a Chromium binary.`);
+  const executablePath = process.env.CHROMIUM_PATH;
+  if (!executablePath || !existsSync(executablePath)) {
+    throw new Error(`No Chromium at CHROMIUM_PATH (${executablePath}): the e2e global setup sets it.`);
   }
   const profile = await mkdtemp(path.join(tmpdir(), 'console-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {

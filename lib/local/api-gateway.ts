@@ -142,10 +142,8 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
     res.end(body);
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const requestId = randomUUID();
+  const handle = async (req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> => {
     const started = Date.now();
-    const url = new URL(req.url ?? '/', 'http://localhost');
     const method = (req.method ?? 'GET').toUpperCase();
     const problem = (
       status: number,
@@ -160,6 +158,13 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
         { 'content-type': 'application/problem+json', 'x-request-id': requestId, ...extra },
         problemBody(status, code, title, detail, requestId),
       );
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost');
+    } catch {
+      problem(400, 'validation_failed', 'Invalid request', 'The request target is not a valid path.');
+      return;
+    }
     const finish = (status: number) =>
       options.log?.({ method, path: url.pathname, status, ms: Date.now() - started, request_id: requestId });
 
@@ -255,10 +260,12 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
       return finish(413);
     }
 
+    // As API Gateway's REST API does, path parameters reach the handler as the client wrote them
+    // (percent-escapes and all): decoding them is the handler's business, and a malformed escape its 400.
     const pathParameters: Record<string, string> = {};
     const values = match.pattern.exec(url.pathname)!.slice(1);
     match.params.forEach((name, i) => {
-      pathParameters[name] = decodeURIComponent(values[i]!);
+      pathParameters[name] = values[i]!;
     });
     const query: Record<string, string> = {};
     const multiQuery: Record<string, string[]> = {};
@@ -325,11 +332,41 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
     }
   };
 
-  return createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      options.log?.({ level: 'ERROR', message: 'gateway failure', error: String(error) });
-      if (!res.headersSent) send(res, 500, { 'content-type': 'application/problem+json' }, '{}');
-      else res.end();
+  const server = createServer((req, res) => {
+    const requestId = randomUUID();
+    handle(req, res, requestId).catch((error: unknown) => {
+      options.log?.({
+        level: 'ERROR',
+        message: 'gateway failure',
+        error: String(error),
+        request_id: requestId,
+      });
+      if (res.headersSent) return void res.end();
+      send(
+        res,
+        500,
+        { 'content-type': 'application/problem+json', 'x-request-id': requestId },
+        problemBody(
+          500,
+          'internal_error',
+          'Internal error',
+          'The gateway failed to handle the request.',
+          requestId,
+        ),
+      );
     });
   });
+  // A request Node's parser refuses (bad request line, header too large) gets a problem body too.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    const requestId = randomUUID();
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const title = status === 431 ? 'Request header fields too large' : 'Bad request';
+    const body = problemBody(status, 'validation_failed', title, 'The request is not valid HTTP.', requestId);
+    socket.end(
+      `HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json\r\nx-request-id: ${requestId}\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
+  return server;
 };

@@ -7,7 +7,7 @@ import { catalogJsonChunks } from '../catalog/writer';
 import { ConflictError, NotFoundError } from '../errors';
 import type { JobRecord, Problem } from '../model';
 import { problem } from '../model';
-import { discardBody, OutboundError, type OutboundHttp } from '../outbound';
+import { discardBody, OutboundError, type OutboundHttp, OutboundTooLargeError } from '../outbound';
 import type {
   Clock,
   ExportRepository,
@@ -55,17 +55,76 @@ class SourceHttpError extends OutboundError {
 
 const seconds = (date: Date, n: number): string => new Date(date.getTime() + n * 1000).toISOString();
 
+/** SPEC 5.2 and 9: a source over 100 MB fails (`source_too_large`); it is never read in part. Permanent. */
+export class SourceTooLargeError extends Error {
+  readonly code = 'source_too_large';
+  constructor(options?: { cause?: unknown }) {
+    super(`is larger than ${LIMITS.sourceFileBytes / 1024 / 1024} MB, the most one source may be`, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A source whose read failed after part of it had gone into the catalog: no catalog is built from it. */
+export class SourceCutShortError extends Error {
+  constructor(
+    readonly code: 'source_too_large' | 'source_unreadable',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+interface OpenedSource {
+  readonly input: SourceInput;
+  /** What ended the read of the bytes early, if anything, even when a reader swallowed it. */
+  readonly failure: () => unknown;
+}
+
+/**
+ * Counts a source's bytes: past the limit the read fails with SourceTooLargeError. Whatever ends the
+ * read early is remembered, so that a reader that takes a failed stream for its end (a streaming CSV
+ * parser may) cannot cut a source short silently.
+ */
+const metered = (
+  body: AsyncIterable<Uint8Array>,
+): { body: AsyncIterable<Uint8Array>; failure: () => unknown } => {
+  let failure: unknown;
+  return {
+    failure: () => failure,
+    body: {
+      async *[Symbol.asyncIterator]() {
+        let bytes = 0;
+        try {
+          for await (const chunk of body) {
+            bytes += chunk.byteLength;
+            if (bytes > LIMITS.sourceFileBytes) throw new SourceTooLargeError();
+            yield chunk;
+          }
+        } catch (error) {
+          failure =
+            error instanceof OutboundTooLargeError ? new SourceTooLargeError({ cause: error }) : error;
+          throw failure;
+        }
+      },
+    },
+  };
+};
+
 /** Opens one catalog source as a byte stream: an uploaded file of the job's client, or a URL (guarded). */
-const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: string): Promise<SourceInput> => {
+const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: string): Promise<OpenedSource> => {
   if (isUuid(source)) {
     const file = await deps.files.get(job.clientId, source);
     if (!file) throw new CatalogError(`the uploaded file ${source} no longer exists`, 'source_unreadable');
     try {
+      // The presigned upload refuses larger bodies, but the object may have been replaced since.
+      if (((await deps.uploads.size(file.objectKey)) ?? 0) > LIMITS.sourceFileBytes)
+        throw new SourceTooLargeError();
+      const bytes = metered(await deps.uploads.read(file.objectKey));
       return {
-        source,
-        body: await deps.uploads.read(file.objectKey),
-        contentType: file.contentType,
-        name: file.filename,
+        input: { source, body: bytes.body, contentType: file.contentType, name: file.filename },
+        failure: bytes.failure,
       };
     } catch (error) {
       if (error instanceof NotFoundError)
@@ -73,32 +132,44 @@ const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: strin
       throw error;
     }
   }
-  const response = await deps.http.request({
-    url: source,
-    method: 'GET',
-    headers: { accept: 'text/csv, application/json, */*;q=0.5' },
-    timeoutMs: SOURCE_TIMEOUT_MS,
-    maxBytes: LIMITS.sourceFileBytes,
-    followRedirects: true,
-  });
+  const response = await deps.http
+    .request({
+      url: source,
+      method: 'GET',
+      headers: { accept: 'text/csv, application/json, */*;q=0.5' },
+      timeoutMs: SOURCE_TIMEOUT_MS,
+      maxBytes: LIMITS.sourceFileBytes,
+      followRedirects: true,
+    })
+    .catch((error: unknown) => {
+      // A Content-Length over the limit: refused before a byte of the body is read.
+      throw error instanceof OutboundTooLargeError ? new SourceTooLargeError({ cause: error }) : error;
+    });
   if (response.status < 200 || response.status > 299) {
     await discardBody(response);
     throw new SourceHttpError(response.status);
   }
+  const bytes = metered(response.body);
   return {
-    source,
-    body: response.body,
-    contentType: response.headers['content-type'] ?? null,
-    name: response.url,
+    input: {
+      source,
+      body: bytes.body,
+      contentType: response.headers['content-type'] ?? null,
+      name: response.url,
+    },
+    failure: bytes.failure,
   };
 };
 
 /** The message a source failure leaves in the job's warnings and, if nothing was read, in its error. */
 const describe = (error: unknown): string => {
-  if (error instanceof CatalogError) return error.message;
+  if (error instanceof CatalogError || error instanceof SourceTooLargeError) return error.message;
   if (error instanceof OutboundError) return `could not be fetched: ${error.message}`;
   return 'could not be read';
 };
+
+const failureCode = (error: unknown): 'source_too_large' | 'source_unreadable' =>
+  error instanceof SourceTooLargeError ? 'source_too_large' : 'source_unreadable';
 
 /** Moves a job to `failed` with a problem object and wakes its exports (they fail with job_failed). */
 export const failJob = async (
@@ -166,7 +237,7 @@ interface Built {
   readonly results: Record<string, unknown>;
   readonly itemCount: number;
   readonly review: readonly string[];
-  readonly failures: readonly { source: string; message: string }[];
+  readonly failures: readonly { source: string; message: string; code: string }[];
 }
 
 /**
@@ -178,18 +249,35 @@ const build = async (deps: JobProcessingDeps, job: JobRecord, delivery: Delivery
   const builder = new CatalogBuilder({ id: job.id, job_type: job.jobType, job_data: job.jobData });
   const review: string[] = [];
   if (job.jobData.instructions?.trim()) review.push('the job carries instructions for the operations team');
-  const failures: { source: string; message: string }[] = [];
+  const failures: { source: string; message: string; code: string }[] = [];
   const lastAttempt = delivery.attempt >= delivery.maxAttempts;
   for (const source of job.jobData.catalog_sources) {
+    let opened: OpenedSource | undefined;
+    const before = [builder.itemCount, builder.warningCount, builder.sources.length];
+    // Whether the catalog took anything from this source (items, warnings, its summary).
+    const taken = () =>
+      [builder.itemCount, builder.warningCount, builder.sources.length].some((n, i) => n > (before[i] ?? 0));
     try {
-      const outcome = await builder.addSource(await openSource(deps, job, source));
+      opened = await openSource(deps, job, source);
+      const outcome = await builder.addSource(opened.input);
+      if (opened.failure() !== undefined) throw opened.failure();
       if (!outcome.readable) review.push(`${source} is ${outcome.format}, which is not machine-readable`);
     } catch (error) {
       const transient = error instanceof OutboundError && error.retryable;
-      const permanent = error instanceof CatalogError || (error instanceof OutboundError && !error.retryable);
+      const permanent =
+        error instanceof CatalogError ||
+        error instanceof SourceTooLargeError ||
+        (error instanceof OutboundError && !error.retryable);
       if (error instanceof CatalogError && error.code === 'too_many_items') throw error;
       if (!permanent && !(transient && lastAttempt)) throw error;
-      failures.push({ source, message: describe(error) });
+      if (opened?.failure() !== undefined && taken()) {
+        throw new SourceCutShortError(
+          failureCode(error),
+          `${source} ${describe(error)}; part of it had already been read, so no catalog is built from it`,
+          { cause: error },
+        );
+      }
+      failures.push({ source, message: describe(error), code: failureCode(error) });
       builder.warn({ source, row: null, column: null, message: describe(error) });
       if (!builder.sources.some((s) => s.source === source)) {
         builder.recordSource({ source, format: 'unknown', rows: 0, items: 0 });
@@ -231,7 +319,7 @@ export const processJob = async (
   try {
     return await finish(deps, job, await build(deps, job, delivery));
   } catch (error) {
-    if (error instanceof CatalogError) {
+    if (error instanceof CatalogError || error instanceof SourceCutShortError) {
       const failed = await failJob(
         deps,
         job,
@@ -261,11 +349,10 @@ const finish = async (deps: JobProcessingDeps, job: JobRecord, built: Built): Pr
   const at = deps.clock.now().toISOString();
   if (built.itemCount === 0 && built.failures.length > 0 && built.review.length === 0) {
     const detail = built.failures.map((f) => `${f.source}: ${f.message}`).join('; ');
-    const failed = await failJob(
-      deps,
-      job,
-      problem('source_unreadable', 'No source could be read', detail.slice(0, 2000)),
-    );
+    const code = built.failures.every((f) => f.code === 'source_too_large')
+      ? 'source_too_large'
+      : 'source_unreadable';
+    const failed = await failJob(deps, job, problem(code, 'No source could be read', detail.slice(0, 2000)));
     return failed ? { kind: 'failed', job: failed } : { kind: 'skipped', reason: 'busy' };
   }
   await deps.catalogs.write(

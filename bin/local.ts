@@ -1,9 +1,32 @@
 /**
  * `npm start`: the whole service on this machine (SPEC 10). Emulators, resources, the HTTP API and the
- * queue consumers, in one process. Ctrl-C stops everything.
+ * queue consumers, in one process, on Lambda's Node.js major. State is kept in LOCAL_DATA_DIR (.local/data)
+ * across restarts and crashes; `npm start -- --reset` starts empty. Ctrl-C stops everything.
  */
-import { docsRoutes } from '../lib/local/docs';
-import { startLocalRuntime } from '../lib/local/runtime';
+import { parseArgs } from 'node:util';
+import { nodeVersionProblem } from '../lib/local/node-version';
+
+const USAGE = `usage: npm start [-- --reset]
+  --reset   forget everything kept in LOCAL_DATA_DIR (.local/data) and start empty`;
+
+let args: { reset?: boolean; help?: boolean };
+try {
+  args = parseArgs({
+    options: { reset: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  }).values;
+} catch (error) {
+  console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+  process.exit(2);
+}
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const wrongNode = nodeVersionProblem();
+if (wrongNode) {
+  console.error(wrongNode);
+  process.exit(1);
+}
 
 // The warning is about the SDK's future Node support; Lambda runs Node 24.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -15,10 +38,20 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 const quiet = process.env.LOG_REQUESTS === 'false';
 
+// Imported once the Node.js version is known to be right (they need node:sqlite).
+const { defaultDataDir } = await import('../lib/local/data-dir');
+const { docsRoutes } = await import('../lib/local/docs');
+const { startLocalRuntime } = await import('../lib/local/runtime');
+
+const dataDir = defaultDataDir();
+console.log(`node ${process.version}, data in ${dataDir}${args.reset ? ' (reset: starting empty)' : ''}`);
+
 const runtime = await startLocalRuntime({
   port,
   devApiKey: process.env.DEV_API_KEY || undefined,
   devWebhookSecret: process.env.DEV_WEBHOOK_SECRET || undefined,
+  dataDir,
+  reset: args.reset,
   staticRoutes: docsRoutes(),
   env: {
     ALLOW_LOOPBACK_URLS: process.env.ALLOW_LOOPBACK_URLS ?? 'true',
@@ -32,16 +65,25 @@ const runtime = await startLocalRuntime({
   process.exit(1);
 });
 
-if (runtime.dev.generated) {
+const { dev, recovery } = runtime;
+if (dev.origin === 'environment') {
+  console.log('Client "dev" uses DEV_API_KEY from the environment.');
+} else {
   console.log(
     [
-      'Seeded client "dev" (set DEV_API_KEY and DEV_WEBHOOK_SECRET to choose your own):',
-      `  DEV_API_KEY=${runtime.dev.apiKey}`,
-      `  DEV_WEBHOOK_SECRET=${runtime.dev.webhookSecret}`,
+      dev.origin === 'generated'
+        ? 'Seeded client "dev" (set DEV_API_KEY and DEV_WEBHOOK_SECRET to choose your own):'
+        : 'Client "dev", kept from the last run (npm start -- --reset forgets it):',
+      `  DEV_API_KEY=${dev.apiKey}`,
+      `  DEV_WEBHOOK_SECRET=${dev.webhookSecret}`,
     ].join('\n'),
   );
-} else {
-  console.log('Seeded client "dev" with DEV_API_KEY from the environment.');
+}
+if (recovery.leasesReleased + recovery.messagesReleased + recovery.requeued > 0) {
+  console.log(
+    `resumed the previous run's work: ${recovery.messagesReleased} in-flight messages, ` +
+      `${recovery.leasesReleased} job leases, ${recovery.requeued} unconfirmed enqueues`,
+  );
 }
 console.log(`emulators: dynamodb ${runtime.emulators.dynamodb}, sqs+s3 ${runtime.emulators.aws}`);
 console.log(`listening on ${runtime.url}`);

@@ -6,12 +6,8 @@ import {
   type Server as TcpServer,
 } from 'node:net';
 import { GuardedHttp, type Resolver } from '../../lambdas/adapters/guarded-http';
-import {
-  OutboundNetworkError,
-  type OutboundRequest,
-  OutboundTooLargeError,
-  readBody,
-} from '../../lambdas/core/outbound';
+import { OutboundNetworkError, OutboundTooLargeError, readBody } from '../../lambdas/core/outbound';
+import type { OutboundRequest } from '../../lambdas/core/ports';
 
 /**
  * SPEC 8: a connection that fails in any way is an outcome of that one fetch, never a crash of the

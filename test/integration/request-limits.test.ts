@@ -46,8 +46,7 @@ describe('client JSON through DynamoDB (marshalling and nesting)', () => {
     // Updates marshal values through the same path as puts (ExpressionAttributeValues).
     const results = { constructor: { name: 'Boolean' }, sources: [{ constructor: 'x' }] };
     const moved = await deps.jobs.transition(client, created.json.id, {
-      from: ['initiated'],
-      to: 'processing',
+      event: 'claim',
       set: { results },
       at: new Date().toISOString(),
     });

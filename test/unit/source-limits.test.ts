@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JobRecord } from '../../lambdas/core/model';
-import {
-  OutboundNetworkError,
-  type OutboundRequest,
-  type OutboundResponse,
-  OutboundTooLargeError,
-} from '../../lambdas/core/outbound';
+import { OutboundNetworkError, OutboundTooLargeError } from '../../lambdas/core/outbound';
+import type { OutboundRequest, OutboundResponse } from '../../lambdas/core/ports';
 import { LIMITS } from '../../lambdas/core/schemas/job';
 import { processJob } from '../../lambdas/core/use-cases/job-processing';
 import { aJob } from '../helpers/factories';

@@ -244,7 +244,10 @@ export const httpRoute = (
 export const queryOf = (
   event: Pick<APIGatewayProxyEvent, 'queryStringParameters'>,
 ): Record<string, string> => {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(event.queryStringParameters ?? {})) if (v !== undefined) out[k] = v;
-  return out;
+  // From entries: a parameter named `__proto__` stays a key (and is refused as unknown by the schema).
+  return Object.fromEntries(
+    Object.entries(event.queryStringParameters ?? {}).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  );
 };

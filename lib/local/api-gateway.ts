@@ -102,6 +102,20 @@ const readBody = (req: IncomingMessage): Promise<Buffer | 'too_large'> =>
     req.on('error', reject);
   });
 
+/**
+ * Headers or query parameters as API Gateway puts them in the event: the last value of each name, and all
+ * of them. Built from entries, so that a name such as `__proto__` is a key like any other (assigned to a
+ * plain object it would replace the object's prototype instead).
+ */
+const collect = (pairs: readonly [string, string][]) => {
+  const multi = new Map<string, string[]>();
+  for (const [name, value] of pairs) multi.set(name, [...(multi.get(name) ?? []), value]);
+  return {
+    single: Object.fromEntries([...multi].map(([name, values]) => [name, values.at(-1)!])),
+    multi: Object.fromEntries(multi),
+  };
+};
+
 const lambdaContext = (functionName: string, requestId: string, timeoutMs = 30_000): Context => {
   const deadline = Date.now() + timeoutMs;
   return {
@@ -178,14 +192,10 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
       return answer(LOCAL_GATEWAY_RESPONSES.METHOD_NOT_ALLOWED, { allow });
     }
 
-    const headers: Record<string, string> = {};
-    const multiValueHeaders: Record<string, string[]> = {};
-    for (let i = 0; i < req.rawHeaders.length; i += 2) {
-      const name = req.rawHeaders[i]!;
-      const value = req.rawHeaders[i + 1]!;
-      headers[name] = value;
-      multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
-    }
+    const headerPairs: [string, string][] = [];
+    for (let i = 0; i < req.rawHeaders.length; i += 2)
+      headerPairs.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
+    const { single: headers, multi: multiValueHeaders } = collect(headerPairs);
 
     // The authorizer runs first, as in API Gateway, on every request (no cache locally).
     const methodArn = `arn:aws:execute-api:us-east-1:000000000000:local/${stage}/${method}${match.route.path}`;
@@ -226,12 +236,7 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
     match.params.forEach((name, i) => {
       pathParameters[name] = values[i]!;
     });
-    const query: Record<string, string> = {};
-    const multiQuery: Record<string, string[]> = {};
-    for (const [k, v] of url.searchParams) {
-      query[k] = v;
-      multiQuery[k] = [...(multiQuery[k] ?? []), v];
-    }
+    const { single: query, multi: multiQuery } = collect([...url.searchParams]);
     const hasQuery = Object.keys(query).length > 0;
     const event: APIGatewayProxyEvent = {
       resource: match.route.path,
@@ -304,17 +309,19 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
   });
   // A request Node's parser refuses (bad request line, headers too large) gets a problem body too: API
   // Gateway's default 4xx.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
     if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
     const requestId = randomUUID();
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
     const refused = { ...GATEWAY_RESPONSES.DEFAULT_4XX, status };
-    const body = JSON.stringify(gatewayProblem(refused, requestId));
-    const head = Object.entries({ ...gatewayHeaders(refused), 'x-request-id': requestId })
+    // An answer to HEAD has no body (the method is known when the request line was read).
+    const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+    const body = head ? '' : JSON.stringify(gatewayProblem(refused, requestId));
+    const headers = Object.entries({ ...gatewayHeaders(refused), 'x-request-id': requestId })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
     socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}content-length: ${Buffer.byteLength(body)}\r\n` +
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers}content-length: ${Buffer.byteLength(body)}\r\n` +
         `connection: close\r\n\r\n${body}`,
     );
   });

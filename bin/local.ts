@@ -42,17 +42,28 @@ const quiet = process.env.LOG_REQUESTS === 'false';
 const { defaultDataDir } = await import('../lib/local/data-dir');
 const { docsRoutes } = await import('../lib/local/docs');
 const { startLocalRuntime } = await import('../lib/local/runtime');
+const { consoleRoutes, prepareConsole } = await import('../lib/local/console');
+
+// The operations console is built on start when its sources changed since the last build (a few seconds).
+const consoleFiles = await prepareConsole().catch((error: unknown) => {
+  console.error(
+    `could not build the operations console: ${error instanceof Error ? error.message : String(error)}`,
+  );
+  process.exit(1);
+});
 
 const dataDir = defaultDataDir();
 console.log(`node ${process.version}, data in ${dataDir}${args.reset ? ' (reset: starting empty)' : ''}`);
 
+// Filled in below once the emulators run: the console's policy names the object store's origin.
+const staticRoutes = new Map(docsRoutes());
 const runtime = await startLocalRuntime({
   port,
   devApiKey: process.env.DEV_API_KEY || undefined,
   devWebhookSecret: process.env.DEV_WEBHOOK_SECRET || undefined,
   dataDir,
   reset: args.reset,
-  staticRoutes: docsRoutes(),
+  staticRoutes,
   env: {
     ALLOW_LOOPBACK_URLS: process.env.ALLOW_LOOPBACK_URLS ?? 'true',
     CALLBACK_RETRY_DELAYS: process.env.CALLBACK_RETRY_DELAYS,
@@ -64,6 +75,11 @@ const runtime = await startLocalRuntime({
   console.error(`could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });
+
+for (const [path, route] of consoleRoutes(consoleFiles, {
+  storageOrigins: [new URL(runtime.emulators.aws).origin],
+}))
+  staticRoutes.set(path, route);
 
 const { dev, recovery } = runtime;
 if (dev.origin === 'environment') {
@@ -86,6 +102,9 @@ if (recovery.leasesReleased + recovery.messagesReleased + recovery.requeued > 0)
   );
 }
 console.log(`emulators: dynamodb ${runtime.emulators.dynamodb}, sqs+s3 ${runtime.emulators.aws}`);
+console.log(
+  `operations console: ${runtime.url}/ops (sign in with an operator key: npm run keys -- create --client ops --scope operator)`,
+);
 console.log(`listening on ${runtime.url}`);
 
 let stopping = false;

@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { createServer, Server } from 'node:net';
 import path from 'node:path';
 import { ChangeMessageVisibilityBatchCommand, ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import dynalite from 'dynalite';
@@ -68,6 +68,29 @@ const listen = (server: ReturnType<typeof dynalite>, port: number): Promise<numb
   });
 
 /**
+ * fauxqs 2.x always listens on 0.0.0.0 (its `host` option only names the host in queue URLs), which would
+ * put an unauthenticated S3 and SQS — merchants' files and the job queues — on every network the machine
+ * is on. While it starts, a listen on the wildcard address is narrowed to loopback; nothing else listens
+ * during that window in this process's start-up, and the original is put back whatever happens.
+ */
+const onLoopbackOnly = async <T>(start: () => Promise<T>): Promise<T> => {
+  const original = Server.prototype.listen;
+  const narrowed = function (this: Server, ...args: unknown[]) {
+    const [first] = args;
+    if (first && typeof first === 'object' && (first as { host?: string }).host === '0.0.0.0') {
+      args[0] = { ...(first as object), host: '127.0.0.1' };
+    }
+    return (original as (...a: unknown[]) => Server).apply(this, args);
+  } as typeof original;
+  Server.prototype.listen = narrowed;
+  try {
+    return await start();
+  } finally {
+    Server.prototype.listen = original;
+  }
+};
+
+/**
  * Starts the embedded emulators: dynalite (DynamoDB API) on 127.0.0.1 and fauxqs (SQS and S3 APIs). Both are
  * plain npm packages: no Docker, no cloud account.
  */
@@ -89,11 +112,14 @@ export const startEmulators = async (options: EmulatorOptions = {}): Promise<Emu
       ...(dataDir ? { path: path.join(dataDir, DATA_DIR_ENTRIES.dynamodb) } : {}),
     });
     const dynamodbPort = await listen(dynamo, await freeOrAny(options.dynamodbPort ?? remembered.dynamodb));
-    fauxqs = await startFauxqs({
-      port: await freeOrAny(options.awsPort ?? remembered.aws),
-      logger: false,
-      ...(dataDir ? { dataDir: path.join(dataDir, DATA_DIR_ENTRIES.sqsS3) } : {}),
-    });
+    const awsPort = await freeOrAny(options.awsPort ?? remembered.aws);
+    fauxqs = await onLoopbackOnly(() =>
+      startFauxqs({
+        port: awsPort,
+        logger: false,
+        ...(dataDir ? { dataDir: path.join(dataDir, DATA_DIR_ENTRIES.sqsS3) } : {}),
+      }),
+    );
     if (dataDir)
       writeMeta(dataDir, { ...readMeta(dataDir), ports: { dynamodb: dynamodbPort, aws: fauxqs.port } });
     return emulatorsOf(dynamo, dynamodbPort, fauxqs, dataDir, lock);

@@ -18,27 +18,33 @@ const WORKER = pathToFileURL(path.join(process.cwd(), 'lib', 'local', 'consumer-
 const BOOT = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(WORKER)}); })`;
 const RESTART_DELAY_MS = 1_000;
 
-/**
- * Runs one queue consumer (handler and poller) in a worker thread of its own, off the event loop that
- * serves the API and the emulators. In AWS every Lambda function has its own process; run in the API's
- * process, one job parsing a 100 MB source took GET /v1/jobs/{id} from 9 ms to 230 ms and more at p50
- * (bench/api-under-load.ts). A thread that dies is started again, as Lambda replaces a failed environment;
- * the messages it held come back when their visibility timeout ends.
- */
 export interface ConsumerThread extends Poller {
   /** Resolves once the thread has loaded its handler and polls (the first time it starts). */
   readonly ready: Promise<void>;
 }
 
+/**
+ * Runs one queue consumer (handler and poller) in a worker thread of its own, off the event loop that
+ * serves the API and the emulators. In AWS every Lambda function has its own process; run in the API's
+ * process, one job reading a source past 100 MB took GET /v1/jobs/{id} from 7 ms to 195-251 ms at p50,
+ * in a thread it stays at 11-12 ms (bench/api-under-load.ts). A thread that dies is started again, as
+ * Lambda replaces a failed environment; the messages it held come back when their visibility timeout ends.
+ */
 export const startConsumerThread = (options: ConsumerThreadOptions): ConsumerThread => {
   const { log, stopTimeoutMs = 10_000, ...data } = options;
   let stopping = false;
   let nextId = 0;
   const idleWaiters = new Map<number, () => void>();
   let worker: Worker;
+  let started = false;
   let markReady: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => {
-    markReady = resolve;
+  let failStart: (error: unknown) => void = () => undefined;
+  const ready = new Promise<void>((resolve, reject) => {
+    markReady = () => {
+      started = true;
+      resolve();
+    };
+    failStart = reject;
   });
 
   const start = () => {
@@ -51,10 +57,14 @@ export const startConsumerThread = (options: ConsumerThreadOptions): ConsumerThr
         idleWaiters.delete(message.id);
       }
     });
-    worker.on('error', (error) =>
-      log?.({ level: 'ERROR', message: `${data.name} thread failed`, error: String(error) }),
-    );
+    worker.on('error', (error) => {
+      log?.({ level: 'ERROR', message: `${data.name} thread failed`, error: String(error) });
+      // A consumer that cannot even start (its module does not load) stops the start-up with the cause.
+      if (!started) failStart(new Error(`the ${data.name} consumer did not start: ${String(error)}`));
+    });
     worker.on('exit', (code) => {
+      if (!started)
+        return failStart(new Error(`the ${data.name} consumer exited (${code}) before it started`));
       if (stopping) return;
       log?.({ level: 'WARN', message: `${data.name} thread exited (${code}); starting it again` });
       setTimeout(() => {

@@ -22,7 +22,7 @@ export default {
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/helpers/emulators-global-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/emulators-global-teardown.ts',
-      testTimeout: 30_000,
+      setupFilesAfterEnv: ['<rootDir>/test/helpers/timeout-30s.ts'],
     },
     {
       ...common,
@@ -30,7 +30,7 @@ export default {
       testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
       // Unpacks the headless Chromium of the browser tests (once per npm ci).
       globalSetup: '<rootDir>/test/helpers/chromium-global-setup.ts',
-      testTimeout: 60_000,
+      setupFilesAfterEnv: ['<rootDir>/test/helpers/timeout-60s.ts'],
     },
     { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
   ],

@@ -191,3 +191,50 @@ export interface IdempotencyStore {
   complete(clientId: string, key: string, response: StoredResponse): Promise<void>;
   release(clientId: string, key: string): Promise<void>;
 }
+
+/**
+ * One word read by OCR, in pixels of the image as it was read (after straightening a tilted photo). Its
+ * vertical extent is its text row's, so that the words of one row line up whatever their letters.
+ */
+export interface OcrWord {
+  readonly text: string;
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+  /** 0–1. */
+  readonly confidence: number;
+  /** Height of the word's text row: the OCR counterpart of a font size. */
+  readonly lineHeight: number;
+}
+
+export interface OcrPage {
+  readonly width: number;
+  readonly height: number;
+  readonly words: readonly OcrWord[];
+}
+
+/** OCR (SPEC 5.2 drafts): reads the words of an image, with nothing fetched at run time. */
+export interface TextRecognizer {
+  /**
+   * Reads one JPEG, PNG or WebP image in the given Tesseract languages (`eng`, `fra`). Rejects with an
+   * `OcrError` (core/catalog/drafts/ocr.ts) when it cannot, or when it takes longer than `timeoutMs`.
+   */
+  recognize(
+    image: Uint8Array,
+    options: { languages: readonly string[]; timeoutMs: number },
+  ): Promise<OcrPage>;
+  /** Frees the engine (its worker thread and memory); the next `recognize` starts a new one. */
+  release(): Promise<void>;
+}
+
+/** Draws PDF pages as images, for pages that have no text layer (scans). */
+export interface PageRasterizer {
+  /**
+   * The page as a PNG of at most `maxPixels` pixels, or undefined when this runtime cannot draw PDF pages.
+   * Rejects when the page cannot be drawn.
+   */
+  rasterize(pdf: Uint8Array, page: number, options: { maxPixels: number }): Promise<Uint8Array | undefined>;
+  /** Forgets the document drawn last (and the memory it holds). */
+  release(): Promise<void>;
+}

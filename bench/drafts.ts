@@ -5,7 +5,7 @@
  * and rough photos (JPEG, 1.5° tilt, noise), drafts each through the same code the job worker runs
  * (draftSource with the tesseract.js and pdf.js adapters), and reports the share of dishes drafted with the
  * right name and every price right, and the seconds per page. Goals: ≥ 90 % from text PDFs, ≥ 75 % from
- * clean photos, ≤ 5 s per page.
+ * clean photos, ≤ 5 s per page. Also: the share of dishes filed under their own section's heading.
  *
  *   npm run bench:drafts              table
  *   npm run bench:drafts -- --json    one JSON document
@@ -27,6 +27,8 @@ interface Row {
   readonly kind: Kind;
   readonly dishes: number;
   readonly right: number;
+  /** Dishes found under exactly their section's heading. */
+  readonly categorised: number;
   readonly extra: number;
   readonly pages: number;
   readonly seconds: number;
@@ -42,8 +44,10 @@ const score = (spec: MenuSpec, items: readonly DraftItem[]) => {
   const byName = new Map(items.map((i) => [normalise(i.name), i]));
   const missed: string[] = [];
   let right = 0;
+  let categorised = 0;
   for (const dish of expected) {
     const item = byName.get(normalise(dish.name));
+    if (item && normalise(item.categoryPath.join(' > ')) === normalise(dish.category)) categorised++;
     const amounts = item?.variants.map((v) =>
       v.pricing === 'variable' ? null : (v.price?.amount ?? 'none'),
     );
@@ -56,6 +60,7 @@ const score = (spec: MenuSpec, items: readonly DraftItem[]) => {
   const names = new Set(expected.map((d) => normalise(d.name)));
   return {
     right,
+    categorised,
     dishes: expected.length,
     extra: items.filter((i) => !names.has(normalise(i.name))).length,
     missed,
@@ -122,6 +127,7 @@ const main = async (): Promise<void> => {
       dishes,
       right,
       share: right / dishes,
+      categorised: of.reduce((s, r) => s + r.categorised, 0) / dishes,
       extra: of.reduce((s, r) => s + r.extra, 0),
       pages,
       secondsPerPage: seconds / pages,
@@ -140,10 +146,10 @@ const main = async (): Promise<void> => {
     );
     if (verbose) for (const m of r.missed) console.log(`    missed: ${m}`);
   }
-  console.log('\nkind    menus  dishes right   share  extra  s/page  slowest page');
+  console.log('\nkind    menus  dishes right   share  category  extra  s/page  slowest page');
   for (const t of totals) {
     console.log(
-      `${t.kind.padEnd(8)}${String(t.menus).padStart(5)}${String(t.dishes).padStart(8)}${String(t.right).padStart(6)}${`${(t.share * 100).toFixed(1)}%`.padStart(8)}${String(t.extra).padStart(7)}${t.secondsPerPage.toFixed(2).padStart(8)}${t.slowestPage.toFixed(2).padStart(13)}`,
+      `${t.kind.padEnd(8)}${String(t.menus).padStart(5)}${String(t.dishes).padStart(8)}${String(t.right).padStart(6)}${`${(t.share * 100).toFixed(1)}%`.padStart(8)}${`${(t.categorised * 100).toFixed(1)}%`.padStart(10)}${String(t.extra).padStart(7)}${t.secondsPerPage.toFixed(2).padStart(8)}${t.slowestPage.toFixed(2).padStart(13)}`,
     );
   }
 };

@@ -99,6 +99,11 @@ export interface SignedUrl {
   readonly expiresAt: string;
 }
 
+export interface DownloadResponse {
+  readonly contentType?: string;
+  readonly fileName?: string;
+}
+
 export interface WrittenObject {
   readonly sizeBytes: number;
   /** Hex SHA-256 of the bytes written. */
@@ -107,7 +112,11 @@ export interface WrittenObject {
 
 export interface ObjectStore {
   presignUpload(key: string, contentType: string, expiresInSeconds: number): Promise<SignedUrl>;
-  presignDownload(key: string, expiresInSeconds: number): Promise<SignedUrl>;
+  /**
+   * A GET URL for the object. `response` sets the Content-Type and an inline Content-Disposition (with
+   * the file name) that the storage answers with, so a browser shows the object instead of saving it.
+   */
+  presignDownload(key: string, expiresInSeconds: number, response?: DownloadResponse): Promise<SignedUrl>;
   /** Size in bytes, or undefined when no object has that key. */
   size(key: string): Promise<number | undefined>;
   /**

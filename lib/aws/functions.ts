@@ -86,6 +86,11 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'ops-get-job': read('reads a job by id (GSI3), its draft catalog, and presigns a GET of it', {
     catalogs: 'read',
   }),
+  'ops-get-job-source': read(
+    'reads a job by id (GSI3), its uploaded file record and draft review, and presigns a GET of the source ' +
+      '(the uploaded file, or the copy of a URL source kept in the catalogs bucket)',
+    { catalogs: 'read', uploads: 'read' },
+  ),
   'ops-put-catalog': readWrite('replaces the draft catalog and records its summary on the job', {
     catalogs: 'readWrite',
   }),

@@ -78,11 +78,16 @@ export const draftMenu = (
   };
 
   const headingLines = priced.filter(isHeading);
-  let headingSizes = levelsOf(headingLines.map((p) => p.line.fontSize));
+  // OCR row heights vary more than font sizes: headings within 20% of each other are one level there.
+  const tolerance = context.pages.some((g) => g.method === 'ocr') ? 0.2 : 0.08;
+  let headingSizes = levelsOf(
+    headingLines.map((p) => p.line.fontSize),
+    tolerance,
+  );
   // The menu's title: the one heading of the largest size, before any dish. It names no category.
   const firstDish = priced.findIndex((p) => hasPrice(p));
   const top = headingLines.filter(
-    (p) => Math.abs(p.line.fontSize - (headingSizes[0] ?? 0)) <= (headingSizes[0] ?? 0) * 0.08,
+    (p) => Math.abs(p.line.fontSize - (headingSizes[0] ?? 0)) <= (headingSizes[0] ?? 0) * tolerance,
   );
   const title =
     headingSizes.length >= 2 && top.length === 1 && priced.indexOf(top[0]!) < firstDish ? top[0] : undefined;
@@ -236,11 +241,11 @@ const looksLikeDescription = (line: Line, name: Line): boolean =>
   (name.bold && !line.bold) ||
   /^[\p{Ll}(]/u.test(line.text);
 
-/** Distinct heading sizes (within 8%), largest first: level 0 is the outermost category. */
-const levelsOf = (sizes: readonly number[]): number[] => {
+/** Distinct heading sizes (within `tolerance`), largest first: level 0 is the outermost category. */
+const levelsOf = (sizes: readonly number[], tolerance: number): number[] => {
   const levels: number[] = [];
   for (const size of [...sizes].sort((a, b) => b - a)) {
-    if (!levels.some((l) => Math.abs(l - size) <= l * 0.08)) levels.push(size);
+    if (!levels.some((l) => Math.abs(l - size) <= l * tolerance)) levels.push(size);
   }
   return levels;
 };

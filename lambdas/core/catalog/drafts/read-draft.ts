@@ -22,7 +22,7 @@ export interface DraftLimits {
   readonly ocrPageTimeoutMs: number;
   /** Decoded size of an image (a 12 MP phone photo is fine; a 200 MP scan would take GBs of memory). */
   readonly maxImagePixels: number;
-  /** Size a scanned PDF page is drawn at for OCR (~300 dpi for a letter page). */
+  /** Size a scanned PDF page is drawn at for OCR (~200 dpi for a letter page: enough for menu text, and fast). */
   readonly rasterPixels: number;
 }
 
@@ -31,7 +31,7 @@ export const DRAFT_LIMITS: DraftLimits = {
   maxOcrPages: 12,
   ocrPageTimeoutMs: 45_000,
   maxImagePixels: 40_000_000,
-  rasterPixels: 8_000_000,
+  rasterPixels: 4_000_000,
 };
 
 export interface DraftDeps {

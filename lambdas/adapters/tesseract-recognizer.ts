@@ -6,6 +6,9 @@ import { OcrError } from '../core/catalog/drafts/ocr';
 import type { OcrPage, OcrWord, TextRecognizer } from '../core/ports';
 
 type TesseractModule = typeof Tesseract;
+
+/** The Tesseract builds tesseract.js 7 loads in Node (one of them, by what the CPU supports). */
+const CORE_BUILDS = ['tesseract-core', 'tesseract-core-simd', 'tesseract-core-relaxedsimd'] as const;
 type Worker = Tesseract.Worker;
 
 export interface TesseractRecognizerOptions {
@@ -84,6 +87,10 @@ export class TesseractRecognizer implements TextRecognizer {
   }
 
   private async start(language: string): Promise<Worker> {
+    // A module missing in the worker thread is an 'error' event nobody listens to (it would end the
+    // process): check what the worker will load before starting it.
+    for (const core of CORE_BUILDS) this.require.resolve(`tesseract.js-core/${core}`);
+    this.require.resolve(join(this.languageDataPath(language), `${language}.traineddata.gz`));
     const loaded = (await import('tesseract.js')) as TesseractModule & { default?: TesseractModule };
     const tesseract = loaded.default ?? loaded;
     const worker = await tesseract.createWorker(language, tesseract.OEM.LSTM_ONLY, {
@@ -94,6 +101,8 @@ export class TesseractRecognizer implements TextRecognizer {
       // Without a handler tesseract.js throws from its message listener, which would end the process.
       errorHandler: () => undefined,
     });
+    // Later failures of the thread (a crash in the WebAssembly code) are logged by the rejected job instead.
+    (worker as Worker & { worker?: NodeJS.EventEmitter }).worker?.on?.('error', () => undefined);
     await worker.setParameters({
       tessedit_pageseg_mode: tesseract.PSM.SPARSE_TEXT,
       preserve_interword_spaces: '1',

@@ -1,4 +1,5 @@
 import { getDocumentProxy, renderPageAsImage } from 'unpdf';
+import { loadPdfJs } from '../core/catalog/drafts/pdf-text';
 import type { PageRasterizer } from '../core/ports';
 
 type Canvas = typeof import('@napi-rs/canvas');
@@ -19,10 +20,12 @@ export class PdfPageRasterizer implements PageRasterizer {
   ): Promise<Uint8Array | undefined> {
     const canvas = await this.loadCanvas();
     if (!canvas) return undefined;
+    await loadPdfJs();
     // Consecutive pages of one source share the parsed document.
     if (this.document?.bytes !== pdf) {
       await this.release();
-      this.document = { bytes: pdf, proxy: getDocumentProxy(new Uint8Array(pdf)) };
+      const options = { isEvalSupported: false, verbosity: 0 } as Parameters<typeof getDocumentProxy>[1];
+      this.document = { bytes: pdf, proxy: getDocumentProxy(new Uint8Array(pdf), options) };
     }
     const document = await this.document.proxy;
     const viewport = (await document.getPage(page)).getViewport({ scale: 1 });

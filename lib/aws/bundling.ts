@@ -38,7 +38,11 @@ export const BUNDLE_FILE = 'index.mjs';
  * The stack does not ask for the metafile: NodejsFunction would write it into the asset, shipping ~0.7 MB of
  * JSON in every function's zip. It does not change the bundle itself.
  */
-export const esbuildOptions = (entry: string, outfile: string, installed: readonly string[] = []): BuildOptions => ({
+export const esbuildOptions = (
+  entry: string,
+  outfile: string,
+  installed: readonly string[] = [],
+): BuildOptions => ({
   entryPoints: [entry],
   outfile,
   bundle: true,

@@ -1,4 +1,5 @@
-import { getDocumentProxy } from 'unpdf';
+import { dirname, join } from 'node:path';
+import { definePDFJSModule, getDocumentProxy } from 'unpdf';
 import type { TextRun } from './text-runs';
 
 /**
@@ -30,6 +31,35 @@ if (typeof arrayBufferPrototype.transferToFixedLength !== 'function') {
     writable: true,
   });
 }
+
+type NodeRequire = (id: string) => unknown;
+type BuiltinModules = {
+  getBuiltinModule?: (id: 'module') => {
+    createRequire(path: string): NodeRequire & { resolve(id: string): string };
+  };
+};
+
+let pdfJsLoaded: Promise<void> | undefined;
+
+/**
+ * Loads pdf.js (unpdf's serverless build, an ES module) once. Where the host cannot `import()` an ES module
+ * from CommonJS (a test runner without VM modules), Node's own `require` loads it: Node 20.19+ and 22.12+
+ * require ES modules without a flag. In the Lambda bundle the import is resolved by esbuild.
+ */
+export const loadPdfJs = (): Promise<void> => {
+  pdfJsLoaded ??= definePDFJSModule(async () => {
+    try {
+      return await import('unpdf/pdfjs');
+    } catch (error) {
+      const nodeRequire = (process as unknown as BuiltinModules)
+        .getBuiltinModule?.('module')
+        .createRequire(join(process.cwd(), 'package.json'));
+      if (!nodeRequire) throw error;
+      return nodeRequire(join(dirname(nodeRequire.resolve('unpdf')), 'pdfjs.mjs'));
+    }
+  });
+  return pdfJsLoaded;
+};
 
 export interface PdfTextPage {
   readonly page: number;
@@ -89,9 +119,10 @@ const toRun = (
  * open (damaged, encrypted with a password).
  */
 export const openPdf = async (bytes: Uint8Array): Promise<OpenedPdf> => {
+  await loadPdfJs();
   // pdf.js may take over the buffer it is given: hand it a copy, the caller keeps the original.
   // No code generated from the document (pdf.js compiles some PDF functions with `new Function` otherwise).
-  const options = { isEvalSupported: false } as Parameters<typeof getDocumentProxy>[1];
+  const options = { isEvalSupported: false, verbosity: 0 } as Parameters<typeof getDocumentProxy>[1];
   const document = await getDocumentProxy(new Uint8Array(bytes), options);
   return {
     pageCount: document.numPages,

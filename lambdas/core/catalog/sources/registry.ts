@@ -1,5 +1,7 @@
+import { imageReader } from './image';
+import { pdfReader } from './pdf';
 import { reviewOnlyReader } from './review-only';
-import { isOle, isOtherImage, isPdf, sniffImageFormat } from './signatures';
+import { isOle } from './signatures';
 import type { SourceReader } from './types';
 
 /**
@@ -7,30 +9,6 @@ import type { SourceReader } from './types';
  * are tried in this order, then content types and extensions, then each text format's sniff. A new format
  * is one file exporting a `SourceReader`, listed here.
  */
-
-export const pdfReader = reviewOnlyReader('pdf', {
-  what: 'a PDF',
-  signature: isPdf,
-  contentTypes: ['application/pdf'],
-  extensions: ['pdf'],
-});
-
-export const imageReader = reviewOnlyReader('image', {
-  what: 'an image',
-  signature: (head) => sniffImageFormat(head) !== null || isOtherImage(head),
-  contentTypes: [
-    'image/jpeg',
-    'image/png',
-    'image/gif',
-    'image/webp',
-    'image/heic',
-    'image/heif',
-    'image/tiff',
-    'image/bmp',
-    'image/avif',
-  ],
-  extensions: ['jpg', 'jpeg', 'png', 'gif', 'webp', 'heic', 'heif', 'tif', 'tiff', 'bmp', 'avif'],
-});
 
 export const htmlReader = reviewOnlyReader('html', {
   what: 'a web page',

@@ -3,6 +3,7 @@ import type { DraftItem } from '../drafts/draft-item';
 import { draftSource } from '../drafts/read-draft';
 import { CatalogSourceError } from '../errors';
 import type { WarningCode } from '../warnings';
+import { sniffImageFormat } from './signatures';
 import type { OpenedSource, ReadContext, ReaderOutput } from './types';
 
 /** SPEC 9: a source is at most 100 MB; a PDF or an image is read whole (pdf.js and OCR need every byte). */
@@ -47,7 +48,8 @@ const warningCode = (message: string): WarningCode =>
 /**
  * Reads a PDF or photographed menu into drafts (SPEC 5.2 "Drafts for the operations team"): the job goes to
  * `in_review` whatever the machine found, since a draft is never published without a person. Other job
- * types (retail catalogs) are left to the operations team as they are.
+ * types (retail catalogs) are left to the operations team as they are. Either way a copy of the bytes is
+ * kept for the reviewer (when the job worker provides `drafting`).
  */
 export const readDraftSource = async (
   format: 'pdf' | 'image',
@@ -55,12 +57,22 @@ export const readDraftSource = async (
   source: OpenedSource,
   ctx: ReadContext,
 ): Promise<ReaderOutput> => {
+  const bytes = await readWhole(source);
+  const drafting = ctx.drafting;
+  // What the bytes are, whatever the server called them: a reviewer's browser then shows them.
+  const image = sniffImageFormat(source.head);
+  const contentType =
+    format === 'pdf'
+      ? 'application/pdf'
+      : image
+        ? `image/${image}`
+        : source.contentType?.split(';')[0]?.trim() || 'application/octet-stream';
   if (ctx.jobType !== 'new_menu') {
+    // Only menus are drafted; the reviewer of another catalog still sees the source as it was read.
+    await drafting?.keepCopy(source.source, bytes, { contentType, format, pages: null });
     ctx.needsReview(`${source.source} is ${what}, which the operations team reads`);
     return { kind: 'drafts', drafts: [] };
   }
-  const bytes = await readWhole(source);
-  const drafting = ctx.drafting;
   const result = await draftSource(
     {
       bytes,
@@ -73,13 +85,7 @@ export const readDraftSource = async (
     { recognizer: drafting?.recognizer, rasterizer: drafting?.rasterizer },
     drafting?.limits,
   );
-  await drafting?.keepCopy(source.source, bytes, {
-    contentType:
-      source.contentType?.split(';')[0]?.trim() ||
-      (format === 'pdf' ? 'application/pdf' : 'application/octet-stream'),
-    format,
-    pages: result.pages.length,
-  });
+  await drafting?.keepCopy(source.source, bytes, { contentType, format, pages: result.pages.length });
   drafting?.record(source.source, result.items);
   ctx.describe({
     pages: result.pages.length,
@@ -87,7 +93,7 @@ export const readDraftSource = async (
   });
   for (const warning of result.warnings) {
     ctx.warn({
-      row: warning.page,
+      row: null,
       column: null,
       code: warningCode(warning.message),
       message: warning.message,

@@ -26,6 +26,8 @@ import type {
   JobRepository,
   ObjectStore,
   OutboxReader,
+  PageRasterizer,
+  TextRecognizer,
   WorkQueue,
 } from '../core/ports';
 import type { CallbackDeadLetters, CallbackExportStore, CallbackQueue } from '../core/use-cases/callbacks';
@@ -57,6 +59,12 @@ export interface AppDeps {
   readonly jobSettings: JobSettings;
   readonly allowHttpCallbacks: boolean;
   readonly allowLoopbackUrls: boolean;
+  /**
+   * OCR of photographed menus and scanned PDF pages (SPEC 5.2 drafts), and the drawing of scanned pages:
+   * only the job worker has them (shared/drafting.ts), so that no other bundle carries pdf.js.
+   */
+  readonly recognizer?: TextRecognizer;
+  readonly rasterizer?: PageRasterizer;
 }
 
 export const systemClock: Clock = { now: () => new Date() };

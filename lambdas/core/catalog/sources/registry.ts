@@ -1,8 +1,11 @@
+import { csvReader } from './csv';
 import { imageReader } from './image';
+import { jsonReader } from './json';
 import { pdfReader } from './pdf';
 import { reviewOnlyReader } from './review-only';
 import { isOle } from './signatures';
 import type { SourceReader } from './types';
+import { xlsxReader } from './xlsx';
 
 /**
  * Every source format the service recognises, in detection order (sources/detect.ts): binary signatures
@@ -12,6 +15,7 @@ import type { SourceReader } from './types';
 
 export const htmlReader = reviewOnlyReader('html', {
   what: 'a web page',
+  textual: true,
   contentTypes: ['text/html', 'application/xhtml+xml'],
   extensions: ['html', 'htm'],
   sniffText: (text) => /^<(!doctype html|html|head|body)\b/i.test(text),
@@ -23,4 +27,12 @@ export const unknownReader = reviewOnlyReader('unknown', {
   signature: isOle,
 });
 
-export const SOURCE_READERS: readonly SourceReader[] = [pdfReader, imageReader, unknownReader, htmlReader];
+export const SOURCE_READERS: readonly SourceReader[] = [
+  pdfReader,
+  imageReader,
+  xlsxReader,
+  unknownReader,
+  jsonReader,
+  htmlReader,
+  csvReader,
+];

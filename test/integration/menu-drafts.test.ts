@@ -80,7 +80,7 @@ const opsJob = async (id: string) => {
       method: string;
       confidence: number;
       source_index: number;
-      box: Record<string, number>;
+      box: { x: number; y: number; width: number; height: number };
     }[];
     sources: { index: number; viewable: boolean; content_type: string | null }[];
     results: { review_reasons: string[]; sources: { format: string; pages?: number }[] };

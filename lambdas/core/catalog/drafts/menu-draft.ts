@@ -295,7 +295,11 @@ const finish = (
     const wordConfidence = Math.min(...open.lines.map((l) => l.confidence ?? 1));
     confidence = Math.min(confidence, wordConfidence);
     const priceConfidence = Math.min(...prices.map((p) => p.confidence ?? 1));
-    const looksRight = prices.every((p) => p.variable || /\d[.,]\d{2}\b/.test(p.text) === style.decimalsUsed);
+    const looksRight = prices.every(
+      (p) => p.readAs === undefined && (p.variable || /\d[.,]\d{2}\b/.test(p.text) === style.decimalsUsed),
+    );
+    for (const p of prices)
+      if (p.readAs !== undefined) doubts.push(`OCR read "${p.readAs}", taken as ${p.text}`);
     const confirmed = prices.length > 0 && priceConfidence >= 0.9 && looksRight;
     confidence = Math.min(confidence, confirmed ? OCR_CONFIRMED_CAP : OCR_PRICE_CAP);
     if (!confirmed && prices.length > 0) doubts.push('price read by OCR and not confirmed');

@@ -148,4 +148,31 @@ describe('draftMenu', () => {
     expect(items[0]!.doubts[0]).toMatch(/2 for \$5/);
     expect(warnings.map((w) => w.message).join()).toMatch(/1 line\(s\) of text .*Call us/);
   });
+
+  it('drops what OCR made of dot leaders, and reads an OCR price whose point came out as a colon', () => {
+    const photo = { page: 1, width: 1000, height: 1000, method: 'ocr' as const };
+    const runs = [
+      aRun('Fish', 100, 100, { size: 30, confidence: 0.1 }),
+      aRun('and', 170, 100, { size: 30, confidence: 0.1 }),
+      aRun('Chips', 230, 100, { size: 30, confidence: 0.3 }),
+      aRun('ales', 600, 100, { size: 30, confidence: 0.12 }),
+      aRun('nia', 680, 100, { size: 30, confidence: 0.3 }),
+      aRightAligned('$21.00', 900, 100, { size: 30, confidence: 0.96 }),
+      aRun('Two', 100, 160, { size: 30, confidence: 0.95 }),
+      aRun('Eggs', 170, 160, { size: 30, confidence: 0.95 }),
+      aRun('.......c..oiue', 250, 160, { size: 30, confidence: 0 }),
+      aRightAligned('9.50', 900, 160, { size: 30, confidence: 0.96 }),
+      aRun('Lasagna', 100, 220, { size: 30, confidence: 0.96 }),
+      aRightAligned('17:75', 900, 220, { size: 30, confidence: 0.92 }),
+    ];
+    const { items } = draft(runs, [photo]);
+    expect(items.map((i) => [i.name, i.variants[0]!.price?.amount])).toEqual([
+      ['Fish and Chips', 2100],
+      ['Two Eggs', 950],
+      ['Lasagna', 1775],
+    ]);
+    expect(items[2]!.doubts).toContain('price read by OCR and not confirmed');
+    // In a text layer a time stays a time.
+    expect(draft([aRun('Lunch', 40, 100), aRightAligned('11:30', 300, 100)]).items).toEqual([]);
+  });
 });

@@ -111,6 +111,19 @@ export const draftMenu = (
   priced.forEach((p, index) => {
     const next = priced[index + 1];
     if (hasPrice(p)) {
+      // `selon arrivage`, `market price` alone under a dish that has its price: a description.
+      const lastLine = open?.lines.at(-1);
+      if (
+        open &&
+        lastLine &&
+        p.label === '' &&
+        p.prices.every((t) => t.variable) &&
+        isBelow(lastLine, p.line)
+      ) {
+        open.description.push(p.line.text);
+        open.lines.push(p.line);
+        return;
+      }
       close();
       const styledAsDescription =
         pending !== undefined &&

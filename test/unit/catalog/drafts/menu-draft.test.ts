@@ -175,4 +175,16 @@ describe('draftMenu', () => {
     // In a text layer a time stays a time.
     expect(draft([aRun('Lunch', 40, 100), aRightAligned('11:30', 300, 100)]).items).toEqual([]);
   });
+
+  it('reads a market-price phrase under a priced dish as its description', () => {
+    const { items, warnings } = draft([
+      aRun('Poisson du jour', 40, 100),
+      aRightAligned('prix du marché', 300, 100),
+      aRun('selon arrivage', 40, 113, { size: 9, italic: true }),
+    ]);
+    expect(items.map((i) => [i.name, i.description, i.variants[0]!.pricing])).toEqual([
+      ['Poisson du jour', 'selon arrivage', 'variable'],
+    ]);
+    expect(warnings).toEqual([]);
+  });
 });

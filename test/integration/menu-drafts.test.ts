@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { CatalogDocument } from '../../lambdas/core/catalog/document';
 import type { JobRecord } from '../../lambdas/core/model';
+import { objectKeys } from '../../lambdas/core/ports';
 import type { JobSpec } from '../../lambdas/core/schemas/job';
-import { catalogKey } from '../../lambdas/core/use-cases/export-processing';
 import { createJob } from '../../lambdas/core/use-cases/jobs';
 import { makeOpsGetJobHandler } from '../../lambdas/handlers/http/ops-get-job';
 import { makeOpsGetJobSourceHandler } from '../../lambdas/handlers/http/ops-get-job-source';
@@ -182,7 +182,7 @@ describe('menus from PDFs and photos (issue 12)', () => {
       [0, true, 'image/jpeg'],
       [1, true, 'application/pdf'],
     ]);
-    const stored = await pipeline.deps.catalogs.size(catalogKey(job.clientId, job.id));
+    const stored = await pipeline.deps.catalogs.size(objectKeys.catalog(job.clientId, job.id));
     expect(stored).toBeGreaterThan(0);
   });
 });

@@ -1,4 +1,4 @@
-import type { OutboundHttp } from '../outbound';
+import type { OutboundHttp } from '../ports';
 import type { JobType, Language } from '../schemas/job';
 import { peekStream } from './bytes';
 import type { Draft } from './draft';
@@ -114,7 +114,15 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
           sheet: table.sheet,
           currency: ctx.currency,
           defaultCategory: defaultCategory(table.sheet),
-          warn: (row, column, code, message) => ctx.warn({ source, row, column, code, message }),
+          warn: (row, column, code, message) =>
+            ctx.warn({
+              source,
+              row,
+              column,
+              ...(table.sheet === null ? {} : { sheet: table.sheet }),
+              code,
+              message,
+            }),
         };
         let sheetItems = 0;
         const outcome = await readTable(table, tableContext, ctx.rules.rows, (draft) => {
@@ -125,6 +133,8 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
           sheets.push({
             name: table.sheet,
             header_row: outcome.headerRow,
+            columns: { ...outcome.columns },
+            ignored_columns: [...outcome.ignored],
             rows: outcome.rows,
             items: sheetItems,
           });

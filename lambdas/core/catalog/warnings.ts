@@ -35,6 +35,7 @@ export const WARNING_CODES = [
   'incomplete_modifier',
   'no_price',
   'orphan_variant',
+  'not_an_item',
   'too_many_variants',
   // job settings
   'invalid_client_mapping',
@@ -49,6 +50,8 @@ export interface CatalogWarning {
   readonly row: number | null;
   /** The column as the source names it (its header), or the field. */
   readonly column: string | null;
+  /** Workbooks: the sheet the row is on. */
+  readonly sheet?: string;
   readonly code: WarningCode;
   readonly message: string;
 }

@@ -1,7 +1,13 @@
 import type { DraftProvenance } from '../catalog/drafts/draft-item';
 import { NotFoundError } from '../errors';
 import type { JobRecord } from '../model';
-import type { DownloadResponse, FileRepository, ObjectStore, SignedUrl } from '../ports';
+import {
+  type DownloadResponse,
+  type FileRepository,
+  type ObjectStore,
+  objectKeys,
+  type SignedUrl,
+} from '../ports';
 import { isUuid } from '../schemas/job';
 
 /**
@@ -11,9 +17,8 @@ import { isUuid } from '../schemas/job';
  * bucket next to the draft: `drafts/{client}/{job}.json` and `sources/{client}/{job}/{n}`.
  */
 
-export const draftReviewKey = (clientId: string, jobId: string): string => `drafts/${clientId}/${jobId}.json`;
-export const sourceCopyKey = (clientId: string, jobId: string, index: number): string =>
-  `sources/${clientId}/${jobId}/${index}`;
+export const draftReviewKey = objectKeys.draftReview;
+export const sourceCopyKey = objectKeys.sourceCopy;
 
 /** One drafted item's provenance, keyed by the item's id in the draft catalog. */
 export interface ItemProvenance extends DraftProvenance {

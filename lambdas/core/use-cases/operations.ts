@@ -3,19 +3,21 @@ import { summariseCatalog } from '../catalog/finishing/results';
 import { catalogJsonChunks } from '../catalog/writer';
 import { ConflictError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { type JobRecord, jobResource, problem } from '../model';
-import type {
-  Clock,
-  ExportRepository,
-  FileRepository,
-  JobRepository,
-  ObjectStore,
-  Page,
-  WorkQueue,
+import {
+  type Clock,
+  type ExportRepository,
+  type FileRepository,
+  type JobRepository,
+  type ObjectStore,
+  objectKeys,
+  type Page,
+  type WorkQueue,
 } from '../ports';
 import { isUuid } from '../schemas/job';
 import type { OpsFailRequest } from '../schemas/operations';
+import { jobMayMove } from '../states';
 import { type DraftReview, locateJobSource, readDraftReview, type SourceDownload } from './draft-review';
-import { catalogKey, wakeExportsOfJob } from './export-processing';
+import { wakeExportsOfJob } from './export-processing';
 import { failJob } from './job-processing';
 
 /**
@@ -55,7 +57,7 @@ const readDraft = async (
   deps: Pick<OperationsDeps, 'catalogs'>,
   job: JobRecord,
 ): Promise<CatalogDocument | null> => {
-  const key = catalogKey(job.clientId, job.id);
+  const key = objectKeys.catalog(job.clientId, job.id);
   const size = await deps.catalogs.size(key);
   if (size === undefined || size > INLINE_DRAFT_BYTES) return null;
   const chunks: Buffer[] = [];
@@ -87,10 +89,9 @@ const sourceViews = (job: JobRecord, review: DraftReview | null) =>
 export const getOpsJob = async (deps: Pick<OperationsDeps, 'jobs' | 'catalogs'>, id: string) => {
   const job = await findJob(deps, id);
   const review = await readDraftReview(deps.catalogs, job);
-  const exists = (await deps.catalogs.size(catalogKey(job.clientId, job.id))) !== undefined;
-  const url = exists
-    ? await deps.catalogs.presignDownload(catalogKey(job.clientId, job.id), DRAFT_URL_SECONDS)
-    : null;
+  const key = objectKeys.catalog(job.clientId, job.id);
+  const exists = (await deps.catalogs.size(key)) !== undefined;
+  const url = exists ? await deps.catalogs.presignDownload(key, DRAFT_URL_SECONDS) : null;
   return {
     ...opsJobResource(job),
     draft_catalog: exists ? await readDraft(deps, job) : null,
@@ -119,8 +120,9 @@ export const getOpsJobSource = async (
   return locateJobSource(deps, job, index, await readDraftReview(deps.catalogs, job));
 };
 
-const requireReview = (job: JobRecord): void => {
-  if (job.state !== 'in_review') {
+/** Operations change only what review is for: `event` must be able to move the job as it is now. */
+const requireReview = (job: JobRecord, event: 'replace_catalog' | 'ops_complete'): void => {
+  if (!jobMayMove(event, job.state)) {
     throw new InvalidStateError(
       `Only a job in review can be changed by operations; this one is ${job.state}.`,
     );
@@ -134,7 +136,7 @@ const requireReview = (job: JobRecord): void => {
  */
 export const replaceCatalog = async (deps: OperationsDeps, id: string, body: unknown): Promise<JobRecord> => {
   const job = await findJob(deps, id);
-  requireReview(job);
+  requireReview(job, 'replace_catalog');
   const parsed = parseCatalogUpload(body);
   if (!parsed.ok) {
     throw new ValidationError(
@@ -157,11 +159,11 @@ export const replaceCatalog = async (deps: OperationsDeps, id: string, body: unk
   const now = deps.clock.now().toISOString();
   const document: CatalogDocument = { ...upload, job_id: job.id, generated_at: upload.generated_at ?? now };
   await deps.catalogs.write(
-    catalogKey(job.clientId, job.id),
+    objectKeys.catalog(job.clientId, job.id),
     catalogJsonChunks(document),
     'application/json',
   );
-  return moveReviewed(deps, job, 'in_review', {
+  return moveReviewed(deps, job, 'replace_catalog', {
     results: { ...job.results, catalog: summariseCatalog(document), catalog_replaced_at: now },
   });
 };
@@ -169,13 +171,12 @@ export const replaceCatalog = async (deps: OperationsDeps, id: string, body: unk
 const moveReviewed = async (
   deps: OperationsDeps,
   job: JobRecord,
-  to: 'in_review' | 'completed',
+  event: 'replace_catalog' | 'ops_complete',
   set: Partial<JobRecord>,
 ): Promise<JobRecord> => {
   try {
     return await deps.jobs.transition(job.clientId, job.id, {
-      from: ['in_review'],
-      to,
+      event,
       expectedVersion: job.version,
       set,
       at: deps.clock.now().toISOString(),
@@ -191,12 +192,12 @@ const moveReviewed = async (
 /** Completes a reviewed job with its current catalog; its waiting exports proceed. */
 export const completeReviewedJob = async (deps: OperationsDeps, id: string): Promise<JobRecord> => {
   const job = await findJob(deps, id);
-  requireReview(job);
-  if ((await deps.catalogs.size(catalogKey(job.clientId, job.id))) === undefined) {
+  requireReview(job, 'ops_complete');
+  if ((await deps.catalogs.size(objectKeys.catalog(job.clientId, job.id))) === undefined) {
     throw new InvalidStateError('The job has no catalog yet: PUT one to /v1/ops/jobs/{id}/catalog first.');
   }
   const { review_reasons: _done, ...results } = job.results;
-  const completed = await moveReviewed(deps, job, 'completed', {
+  const completed = await moveReviewed(deps, job, 'ops_complete', {
     results,
     completedAt: deps.clock.now().toISOString(),
   });
@@ -211,9 +212,7 @@ export const failReviewedJob = async (
   request: OpsFailRequest,
 ): Promise<JobRecord> => {
   const job = await findJob(deps, id);
-  if (job.state !== 'in_review' && job.state !== 'processing' && job.state !== 'initiated') {
-    throw new InvalidStateError(`The job is already ${job.state}.`);
-  }
+  if (!jobMayMove('fail', job.state)) throw new InvalidStateError(`The job is already ${job.state}.`);
   const failed = await failJob(
     deps,
     job,

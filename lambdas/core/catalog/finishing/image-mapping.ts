@@ -1,5 +1,6 @@
 import { imageSize } from 'image-size';
-import { discardBody, OutboundError, type OutboundHttp } from '../../outbound';
+import { discardBody, OutboundError } from '../../outbound';
+import type { OutboundHttp } from '../../ports';
 import type { ImageMapping, Item, ItemImage, Variant } from '../document';
 import { hasValidCheckDigit } from '../gtin';
 import { type ImageFormat, sniffImageFormat } from '../sources/signatures';
@@ -259,7 +260,9 @@ export const mapImages = async (
       height,
     });
     const image: ItemImage = { url, width, height };
-    if (!match.variant.images.some((i) => i.url === url)) match.variant.images.push(image);
+    // The variant's list may be the catalog's shared empty one: replace it, never push into it.
+    if (!match.variant.images.some((i) => i.url === url))
+      match.variant.images = [...match.variant.images, image];
   });
 
   let withoutImage = 0;

@@ -136,7 +136,7 @@ export const cellImages = (value: CellValue | undefined): { images: DraftImage[]
   for (const part of parts) {
     const url = part.trim();
     if (url === '') continue;
-    if (isHttpUrl(url)) images.push({ url });
+    if (isHttpUrl(url)) images.push({ url, width: null, height: null });
     else refused.push(url);
   }
   return { images, refused };

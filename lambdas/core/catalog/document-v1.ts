@@ -17,6 +17,7 @@ import {
   modifierGroupSchema,
   nameSchema,
   optionalText,
+  pointerOf,
   priceSchema,
   tagsSchema,
 } from './document-fields';
@@ -174,3 +175,20 @@ export const upgradeV1Document = <T extends CatalogDocumentV1Upload>(document: T
   items: document.items.map(upgradeV1Item),
   image_mappings: document.image_mappings.map(upgradeV1ImageMapping),
 });
+
+/**
+ * Validates a complete format 1 document as format 1 (without upgrading it): for whoever writes format 1
+ * back, such as the console keeping an operator's format 1 draft in its format.
+ */
+export const parseCatalogDocumentV1 = (
+  value: unknown,
+):
+  | { readonly ok: true; readonly document: CatalogDocumentV1 }
+  | { readonly ok: false; readonly errors: readonly { pointer: string; message: string }[] } => {
+  const result = catalogDocumentV1Schema.safeParse(value);
+  if (result.success) return { ok: true, document: result.data };
+  return {
+    ok: false,
+    errors: result.error.issues.map((issue) => ({ pointer: pointerOf(issue.path), message: issue.message })),
+  };
+};

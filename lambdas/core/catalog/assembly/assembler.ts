@@ -395,7 +395,8 @@ export class CatalogAssembler {
     return {
       categories: [...this.categories.values()].map((c) => c.category),
       items: this.items.map((s) => s.item),
-      modifierGroups: this.groups.map((g) => g.group),
+      // In item order (then the item's own order): the same catalog, however its rows were ordered.
+      modifierGroups: this.items.flatMap((state) => (state.groups ?? []).map((g) => g.group)),
       categoryPaths,
     };
   }

@@ -159,7 +159,7 @@ describe('the client flows against npm start match docs/openapi.json', () => {
     });
 
     const menuDone = await pollUntil(`/v1/jobs/${jobs.menu.id}`, terminalJob);
-    expect(menuDone.json).toMatchObject({ state: 'completed', results: { catalog: { item_count: 4 } } });
+    expect(menuDone.json).toMatchObject({ state: 'completed', results: { catalog: { item_count: 5 } } });
     const retailDone = await pollUntil(`/v1/jobs/${jobs.retail.id}`, terminalJob);
     expect(retailDone.json.state).toBe('completed');
     const imagesDone = await pollUntil(`/v1/jobs/${jobs.images.id}`, terminalJob);
@@ -210,7 +210,7 @@ describe('the client flows against npm start match docs/openapi.json', () => {
     expect(created.status).toBe(201);
     expect(created.headers.get('location')).toBe(`/v1/data_exports/${created.json.id}`);
     const done = await pollUntil(`/v1/data_exports/${created.json.id}`, (e) => e.state === 'completed');
-    expect(done.json.file).toMatchObject({ content_type: 'application/json', item_count: 4 });
+    expect(done.json.file).toMatchObject({ content_type: 'application/json', item_count: 5 });
 
     const download = await fetch(done.json.delivery_url);
     const catalog = await download.json();

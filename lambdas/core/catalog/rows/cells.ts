@@ -143,12 +143,15 @@ export const cellImages = (value: CellValue | undefined): { images: DraftImage[]
 };
 
 /**
- * A category path: `Grocery > Dairy > Milk` (any spacing), or a single name.
+ * A category path: `Grocery > Dairy > Milk` (any spacing), or a single name. Text with a `<` is not a
+ * path (`<i>Mains</i>`, `Kids <12`): it is one name, as written.
  *
  * @example categoryPath('Grocery>Dairy') // ['Grocery', 'Dairy']
  */
 export const categoryPath = (text: string): string[] =>
-  text
-    .split('>')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  text.includes('<')
+    ? [text.trim()].filter(Boolean)
+    : text
+        .split('>')
+        .map((s) => s.trim())
+        .filter(Boolean);

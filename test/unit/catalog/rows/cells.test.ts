@@ -175,5 +175,6 @@ describe('cell readers', () => {
   test('category paths', () => {
     expect(categoryPath('Grocery > Dairy >Milk')).toEqual(['Grocery', 'Dairy', 'Milk']);
     expect(categoryPath('Pizza')).toEqual(['Pizza']);
+    expect(categoryPath('<i>Mains</i>')).toEqual(['<i>Mains</i>']);
   });
 });

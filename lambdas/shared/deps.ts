@@ -11,6 +11,7 @@ import { DynamoExportRepository } from '../adapters/dynamo-export-repository';
 import { DynamoFileRepository } from '../adapters/dynamo-file-repository';
 import { DynamoIdempotencyStore } from '../adapters/dynamo-idempotency-store';
 import { DynamoJobRepository } from '../adapters/dynamo-job-repository';
+import { shieldMarshalling } from '../adapters/dynamo-marshalling';
 import { DynamoOutboxReader } from '../adapters/dynamo-outbox-reader';
 import { GuardedHttp } from '../adapters/guarded-http';
 import { S3ObjectStore } from '../adapters/s3-object-store';
@@ -79,9 +80,11 @@ export const awsClients = (config: Config) => {
   );
   return {
     dynamo,
-    doc: DynamoDBDocumentClient.from(dynamo, {
-      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-    }),
+    doc: shieldMarshalling(
+      DynamoDBDocumentClient.from(dynamo, {
+        marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+      }),
+    ),
     sqs: tracer.captureAWSv3Client(new SQSClient({ region: config.region, endpoint: config.endpoints.sqs })),
     s3: tracer.captureAWSv3Client(
       new S3Client({

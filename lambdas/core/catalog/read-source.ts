@@ -24,6 +24,11 @@ export interface SourceInput {
   readonly contentType?: string | null;
   /** File name or final URL, for its extension. */
   readonly name?: string | null;
+  /**
+   * What ended the read of the bytes early, if anything, even when a reader took the failed stream for
+   * its end: asked after the source is read, so that no source is ever cut short silently.
+   */
+  readonly failure?: () => unknown;
 }
 
 export interface SourceReadContext {

@@ -1,11 +1,11 @@
 import { type BuiltCatalog, buildCatalog } from '../catalog/build-catalog';
-import { CatalogError } from '../catalog/errors';
+import { CatalogError, SourceTooLargeError } from '../catalog/errors';
 import type { SourceInput } from '../catalog/read-source';
 import { catalogJsonChunks } from '../catalog/writer';
 import { ConflictError, NotFoundError } from '../errors';
 import type { JobRecord, Problem } from '../model';
 import { problem } from '../model';
-import { discardBody, OutboundError } from '../outbound';
+import { discardBody, OutboundError, OutboundTooLargeError } from '../outbound';
 import {
   type Clock,
   type ExportRepository,
@@ -62,17 +62,55 @@ class SourceHttpError extends OutboundError {
 
 const seconds = (date: Date, n: number): string => new Date(date.getTime() + n * 1000).toISOString();
 
+interface OpenedSource {
+  readonly input: SourceInput;
+  /** What ended the read of the bytes early, if anything, even when a reader swallowed it. */
+  readonly failure: () => unknown;
+}
+
+/**
+ * Counts a source's bytes: past the limit the read fails with SourceTooLargeError. Whatever ends the
+ * read early is remembered, so that a reader that takes a failed stream for its end (a streaming CSV
+ * parser may) cannot cut a source short silently.
+ */
+const metered = (
+  body: AsyncIterable<Uint8Array>,
+): { body: AsyncIterable<Uint8Array>; failure: () => unknown } => {
+  let failure: unknown;
+  return {
+    failure: () => failure,
+    body: {
+      async *[Symbol.asyncIterator]() {
+        let bytes = 0;
+        try {
+          for await (const chunk of body) {
+            bytes += chunk.byteLength;
+            if (bytes > LIMITS.sourceFileBytes) throw new SourceTooLargeError();
+            yield chunk;
+          }
+        } catch (error) {
+          failure =
+            error instanceof OutboundTooLargeError ? new SourceTooLargeError({ cause: error }) : error;
+          throw failure;
+        }
+      },
+    },
+  };
+};
+
 /** Opens one catalog source as a byte stream: an uploaded file of the job's client, or a URL (guarded). */
-const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: string): Promise<SourceInput> => {
+const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: string): Promise<OpenedSource> => {
   if (isUuid(source)) {
     const file = await deps.files.get(job.clientId, source);
     if (!file) throw new CatalogError(`the uploaded file ${source} no longer exists`, 'source_unreadable');
     try {
+      // The presigned upload refuses larger bodies, but the object may have been replaced since.
+      if (((await deps.uploads.size(file.objectKey)) ?? 0) > LIMITS.sourceFileBytes)
+        throw new SourceTooLargeError();
+      const bytes = metered(await deps.uploads.read(file.objectKey));
       return {
-        source,
-        body: await deps.uploads.read(file.objectKey),
-        contentType: file.contentType,
-        name: file.filename,
+        input: { source, body: bytes.body, contentType: file.contentType, name: file.filename },
+        failure: bytes.failure,
       };
     } catch (error) {
       if (error instanceof NotFoundError)
@@ -80,23 +118,32 @@ const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: strin
       throw error;
     }
   }
-  const response = await deps.http.request({
-    url: source,
-    method: 'GET',
-    headers: { accept: 'text/csv, application/json, */*;q=0.5' },
-    timeoutMs: SOURCE_TIMEOUT_MS,
-    maxBytes: LIMITS.sourceFileBytes,
-    followRedirects: true,
-  });
+  const response = await deps.http
+    .request({
+      url: source,
+      method: 'GET',
+      headers: { accept: 'text/csv, application/json, */*;q=0.5' },
+      timeoutMs: SOURCE_TIMEOUT_MS,
+      maxBytes: LIMITS.sourceFileBytes,
+      followRedirects: true,
+    })
+    .catch((error: unknown) => {
+      // A Content-Length over the limit: refused before a byte of the body is read.
+      throw error instanceof OutboundTooLargeError ? new SourceTooLargeError({ cause: error }) : error;
+    });
   if (response.status < 200 || response.status > 299) {
     await discardBody(response);
     throw new SourceHttpError(response.status);
   }
+  const bytes = metered(response.body);
   return {
-    source,
-    body: response.body,
-    contentType: response.headers['content-type'] ?? null,
-    name: response.url,
+    input: {
+      source,
+      body: bytes.body,
+      contentType: response.headers['content-type'] ?? null,
+      name: response.url,
+    },
+    failure: bytes.failure,
   };
 };
 
@@ -175,7 +222,10 @@ const build = async (deps: JobProcessingDeps, job: JobRecord, delivery: Delivery
   const catalog = await buildCatalog({
     job: { id: job.id, job_type: job.jobType, job_data: job.jobData },
     sources: job.jobData.catalog_sources,
-    open: (source) => openSource(deps, job, source),
+    open: async (source) => {
+      const opened = await openSource(deps, job, source);
+      return { ...opened.input, failure: opened.failure };
+    },
     http: deps.http,
     drafting: drafts,
     now: deps.clock.now(),
@@ -242,11 +292,10 @@ const finish = async (deps: JobProcessingDeps, job: JobRecord, built: Built): Pr
   const { catalog } = built;
   if (catalog.itemCount === 0 && catalog.failures.length > 0 && built.review.length === 0) {
     const detail = catalog.failures.map((f) => `${f.source}: ${f.message}`).join('; ');
-    const failed = await failJob(
-      deps,
-      job,
-      problem('source_unreadable', 'No source could be read', detail.slice(0, 2000)),
-    );
+    const code = catalog.failures.every((f) => f.code === 'source_too_large')
+      ? 'source_too_large'
+      : 'source_unreadable';
+    const failed = await failJob(deps, job, problem(code, 'No source could be read', detail.slice(0, 2000)));
     return failed ? { kind: 'failed', job: failed } : { kind: 'skipped', reason: 'busy' };
   }
   await deps.catalogs.write(

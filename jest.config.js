@@ -1,5 +1,10 @@
 // Tests run as CommonJS through swc; ESM-only dependencies (middy) are transformed too.
 const transform = {
+  // pdf.js as unpdf ships it is an ES module (.mjs): compiled like the rest for the CommonJS test runtime.
+  '^.+/unpdf/dist/pdfjs\\.mjs$': [
+    '@swc/jest',
+    { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+  ],
   '^.+\\.(t|j)sx?$': [
     '@swc/jest',
     { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
@@ -7,9 +12,9 @@ const transform = {
 };
 const common = {
   transform,
-  transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|unpdf)/)'],
   testEnvironment: 'node',
-  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   setupFiles: ['<rootDir>/test/helpers/jest-env.ts'],
 };
 

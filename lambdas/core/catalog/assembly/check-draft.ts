@@ -47,8 +47,12 @@ const text = (
 const dimension = (n: number | null | undefined): number | null =>
   n !== null && n !== undefined && Number.isInteger(n) && n > 0 ? n : null;
 
+const NO_IMAGES: ItemImage[] = Object.freeze([]) as unknown as ItemImage[];
+const NO_OPTIONS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+/** The draft's images that can be kept, in a list of exactly their number (the catalog keeps it). */
 const images = (list: readonly DraftImage[] | undefined, warn: DraftWarn): ItemImage[] => {
-  if (list === undefined || list.length === 0) return [];
+  if (list === undefined || list.length === 0) return NO_IMAGES;
   const seen = new Set<string>();
   const out: ItemImage[] = [];
   for (const image of list ?? []) {
@@ -73,7 +77,8 @@ const images = (list: readonly DraftImage[] | undefined, warn: DraftWarn): ItemI
     const same = url === image.url && width === image.width && height === image.height;
     out.push(same ? (image as ItemImage) : { url, width, height });
   }
-  return out;
+  // A list grown by push keeps room for 16 more; the copy holds exactly its images.
+  return out.length === 0 ? NO_IMAGES : out.slice();
 };
 
 const price = (value: Price | null | undefined, warn: DraftWarn): Price | null => {
@@ -85,13 +90,20 @@ const price = (value: Price | null | undefined, warn: DraftWarn): Price | null =
   return value;
 };
 
-const checkVariant = (variant: DraftVariant, warn: DraftWarn): CheckedVariant => {
-  const options: Record<string, string> = {};
-  for (const [key, value] of variant.options === undefined ? [] : Object.entries(variant.options)) {
+const checkOptions = (given: Readonly<Record<string, string>>, warn: DraftWarn): Record<string, string> => {
+  let options = NO_OPTIONS;
+  for (const [key, value] of Object.entries(given)) {
     const k = text(key, FIELD_LIMITS.code, 'options', warn);
     const v = text(value, FIELD_LIMITS.name, 'options', warn);
-    if (k !== null && v !== null) options[k] = v;
+    if (k === null || v === null) continue;
+    if (options === NO_OPTIONS) options = {};
+    options[k] = v;
   }
+  return options;
+};
+
+const checkVariant = (variant: DraftVariant, warn: DraftWarn): CheckedVariant => {
+  const options = variant.options === undefined ? NO_OPTIONS : checkOptions(variant.options, warn);
   let gtin = variant.gtin?.trim() || null;
   if (gtin !== null && !/^(\d{8}|\d{12}|\d{13}|\d{14})$/.test(gtin)) {
     warn('gtin', 'invalid_gtin', `${JSON.stringify(gtin.slice(0, 40))} is not a GTIN; ignored`);

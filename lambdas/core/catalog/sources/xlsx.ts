@@ -21,12 +21,16 @@ const cell = (value: unknown): CellValue => {
   return String(value);
 };
 
-/** A sheet's rows, converted a thousand at a time (the sheet itself is in memory already). */
-function* batches(data: readonly (readonly unknown[])[]): Generator<TableRow[]> {
+/**
+ * A sheet's rows, converted a thousand at a time. The sheet is in memory already: each row is let go once
+ * converted, so that the rows read so far and the catalog built from them are not held at once.
+ */
+function* batches(data: (readonly unknown[] | undefined)[]): Generator<TableRow[]> {
   for (let start = 0; start < data.length; start += 1000) {
     const batch: TableRow[] = [];
     for (let i = start; i < Math.min(data.length, start + 1000); i += 1) {
       batch.push({ row: i + 1, cells: (data[i] ?? []).map(cell) });
+      data[i] = undefined;
     }
     yield batch;
   }

@@ -44,8 +44,6 @@ interface ItemState {
  */
 const NONE: never[] = Object.freeze([]) as unknown as never[];
 const NO_OPTIONS: Record<string, string> = Object.freeze({}) as Record<string, string>;
-/** The variant keys of the most common item: one variant the source did not name. */
-const ONE_UNNAMED: readonly string[] = Object.freeze(['']);
 const shared = <T>(list: T[]): T[] => (list.length === 0 ? NONE : list);
 /** A new list: `list` and `value`. */
 const append = <T>(list: readonly T[], value: T): T[] => {
@@ -93,6 +91,7 @@ export class CatalogAssembler {
   private readonly groups: GroupState[] = [];
   /** Short values many entities repeat (tags, sizes, units) are kept once. */
   private readonly interned = new Map<string, string>();
+  private readonly singleKeys = new Map<string, readonly string[]>();
 
   constructor(private readonly options: AssemblyOptions) {
     this.idOf = makeEntityIds(options.jobId);
@@ -118,6 +117,20 @@ export class CatalogAssembler {
     }
     const checked = checkDraft(draft, warn);
     if (checked !== null) this.addItem(draft, checked, warn);
+  }
+
+  /**
+   * The variant keys of an item with one variant: most items have one, and their keys repeat (`''`, a
+   * size), so short ones are one shared frozen list. Keys that do not repeat (a retail variant's GTIN or
+   * SKU) would only fill the table: it stops growing at a thousand.
+   */
+  private onlyKey(key: string): readonly string[] {
+    const known = this.singleKeys.get(key);
+    if (known !== undefined) return known;
+    if (key.length > 40 || this.singleKeys.size >= 1000) return [key];
+    const list = Object.freeze([key]);
+    this.singleKeys.set(key, list);
+    return list;
   }
 
   private intern(value: string): string {
@@ -313,7 +326,7 @@ export class CatalogAssembler {
     };
     state.item.variants = append(state.item.variants, created);
     state.variantKeys =
-      state.variantKeys.length === 0 && variantKey === '' ? ONE_UNNAMED : append(state.variantKeys, variantKey);
+      state.variantKeys.length === 0 ? this.onlyKey(variantKey) : append(state.variantKeys, variantKey);
     for (const unique of this.options.identity.uniqueKeys(variant)) {
       if (!this.unique.has(unique.key)) this.unique.set(unique.key, { state, variantKey });
     }

@@ -53,11 +53,11 @@ const NO_OPTIONS: Record<string, string> = Object.freeze({}) as Record<string, s
 /** The draft's images that can be kept, in a list of exactly their number (the catalog keeps it). */
 const images = (list: readonly DraftImage[] | undefined, warn: DraftWarn): ItemImage[] => {
   if (list === undefined || list.length === 0) return NO_IMAGES;
-  const seen = new Set<string>();
+  const seen = list.length === 1 ? null : new Set<string>();
   const out: ItemImage[] = [];
   for (const image of list ?? []) {
     const url = image.url.trim();
-    if (seen.has(url)) continue;
+    if (seen?.has(url)) continue;
     if (url.length > FIELD_LIMITS.url || !/^https?:\/\//i.test(url) || !URL.canParse(url)) {
       warn(
         'image_url',
@@ -70,7 +70,7 @@ const images = (list: readonly DraftImage[] | undefined, warn: DraftWarn): ItemI
       warn('image_url', 'too_many_values', `only the first ${FIELD_LIMITS.images} images are kept`);
       break;
     }
-    seen.add(url);
+    seen?.add(url);
     const width = dimension(image.width);
     const height = dimension(image.height);
     // Reuse the draft's object when it already has the document's shape.
@@ -145,6 +145,34 @@ const tags = (list: readonly string[] | undefined, warn: DraftWarn): string[] =>
   return out;
 };
 
+/** True when a category path is already as checkPath would make it (its list can be used as it is). */
+const cleanPath = (path: readonly string[]): boolean => {
+  for (const segment of path) {
+    if (segment === '' || segment.length > FIELD_LIMITS.name || segment.trim() !== segment) return false;
+  }
+  return true;
+};
+
+/** The category path with blank segments dropped; none at all (with a warning) when a name is too long. */
+const checkPath = (path: readonly string[], warn: DraftWarn): readonly string[] => {
+  if (cleanPath(path)) return path;
+  const out: string[] = [];
+  for (const segment of path) {
+    const category = segment.trim();
+    if (category === '') continue;
+    if (category.length > FIELD_LIMITS.name) {
+      warn(
+        'category',
+        'too_long',
+        `a category name is longer than ${FIELD_LIMITS.name} characters; the item is kept uncategorised`,
+      );
+      return [];
+    }
+    out.push(category);
+  }
+  return out;
+};
+
 /** Checks a draft item; null when it cannot be an item at all (no name), after warning. */
 export const checkDraft = (draft: DraftItem, warn: DraftWarn): CheckedItem | null => {
   const name = draft.name.trim();
@@ -156,21 +184,7 @@ export const checkDraft = (draft: DraftItem, warn: DraftWarn): CheckedItem | nul
     warn('name', 'too_long', `the name is longer than ${FIELD_LIMITS.name} characters; skipped`);
     return null;
   }
-  const categoryPath: string[] = [];
-  for (const segment of draft.categoryPath) {
-    const category = segment.trim();
-    if (category === '') continue;
-    if (category.length > FIELD_LIMITS.name) {
-      warn(
-        'category',
-        'too_long',
-        `a category name is longer than ${FIELD_LIMITS.name} characters; the item is kept uncategorised`,
-      );
-      categoryPath.length = 0;
-      break;
-    }
-    categoryPath.push(category);
-  }
+  const categoryPath = checkPath(draft.categoryPath, warn);
   let calories: number | null = null;
   if (draft.calories !== null && draft.calories !== undefined) {
     if (Number.isInteger(draft.calories) && draft.calories >= 0) calories = draft.calories;

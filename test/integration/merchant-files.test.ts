@@ -265,7 +265,6 @@ const checkBuilt = async (expectation: BuiltExpectation) => {
  */
 const NOT_YET_READ = new Set([
   'bigcommerce-products.csv',
-  'clover-inventory-export.xlsx',
   'etsy-listings.csv',
   'google-merchant-feed.tsv',
   'lightspeed-x-series-products.csv',

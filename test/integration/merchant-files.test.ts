@@ -271,7 +271,6 @@ const NOT_YET_READ = new Set([
   'loyverse-items-export.csv',
   'meta-catalog-template.csv',
   'squarespace-products.csv',
-  'toast-all-items-report.csv',
   'wix-stores-products.csv',
 ]);
 

@@ -2,6 +2,7 @@ import { cloverProfile, cloverWorkbookProfile } from './clover';
 import type { Profile } from './profile';
 import { shopifyProfile } from './shopify';
 import { squareProfile } from './square';
+import { toastProfile } from './toast';
 import { woocommerceProfile } from './woocommerce';
 import type { WorkbookProfile } from './workbook';
 
@@ -14,6 +15,7 @@ export const PROFILES: readonly Profile[] = [
   squareProfile,
   woocommerceProfile,
   cloverProfile,
+  toastProfile,
 ];
 
 /** Platform exports spread over a workbook's sheets (headers/profiles/workbook.ts), tried in this order. */

@@ -268,7 +268,6 @@ const NOT_YET_READ = new Set([
   'etsy-listings.csv',
   'google-merchant-feed.tsv',
   'lightspeed-x-series-products.csv',
-  'loyverse-items-export.csv',
   'meta-catalog-template.csv',
   'squarespace-products.csv',
   'wix-stores-products.csv',

@@ -1,4 +1,5 @@
 import { cloverProfile, cloverWorkbookProfile } from './clover';
+import { loyverseProfile } from './loyverse';
 import type { Profile } from './profile';
 import { shopifyProfile } from './shopify';
 import { squareProfile } from './square';
@@ -16,6 +17,7 @@ export const PROFILES: readonly Profile[] = [
   woocommerceProfile,
   cloverProfile,
   toastProfile,
+  loyverseProfile,
 ];
 
 /** Platform exports spread over a workbook's sheets (headers/profiles/workbook.ts), tried in this order. */

@@ -153,6 +153,42 @@ describe('Loyverse items export', () => {
     });
   });
 
+  test('rows sorted in a spreadsheet: variant rows apart from their item row still join it by Handle', async () => {
+    const header = [...BASE, 'Price [Shop]', 'Modifier - "Milk"'];
+    const csv = csvOf(header, [
+      { Handle: 'tea', SKU: '2', 'Option 1 value': 'Pot', 'Price [Shop]': '4.00' },
+      { Handle: 'cake', SKU: '5', Name: 'Cake', Category: 'Bakery', 'Price [Shop]': '3.00' },
+      {
+        Handle: 'tea',
+        SKU: '1',
+        Name: 'Tea',
+        Category: 'Drinks',
+        'Option 1 name': 'Serving',
+        'Option 1 value': 'Cup',
+        'Price [Shop]': '2.00',
+        'Modifier - "Milk"': 'Y',
+      },
+    ]);
+    const { document, results } = await buildCsv(csv, gb);
+    expect(variants(document)).toEqual([
+      [
+        'Tea',
+        ['Serving'],
+        [
+          ['Pot', '2', 400, 'fixed', null],
+          ['Cup', '1', 200, 'fixed', null],
+        ],
+      ],
+      ['Cake', [], [[null, '5', 300, 'fixed', null]]],
+    ]);
+    expect(document.items[0]?.variants.map((v) => v.options)).toEqual([
+      { Serving: 'Pot' },
+      { Serving: 'Cup' },
+    ]);
+    expect(document.modifier_groups.map((g) => g.name)).toEqual(['Milk']);
+    expect(results.warning_count).toBe(0);
+  });
+
   test('composite rows, sold by weight, prices at the till, a default price, a row without a handle', async () => {
     const header = [...BASE, 'Default price', 'Available for sale [Shop]'];
     const csv = csvOf(header, [

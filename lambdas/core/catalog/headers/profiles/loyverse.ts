@@ -1,7 +1,7 @@
-import type { DraftModifierGroup, DraftVariant } from '../../draft';
+import type { DraftItem, DraftModifierGroup, DraftVariant } from '../../draft';
 import type { PriceCell } from '../../rows/prices';
 import { rowCells } from '../../rows/row-cells';
-import type { DraftSink, RowReader, TableContext } from '../../rows/types';
+import type { RowReader, TableContext } from '../../rows/types';
 import { singleVariant } from '../../rows/variant-prices';
 import type { TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
@@ -26,7 +26,8 @@ import {
  * not say which). `Modifier - "Milk options"` (Y/N) attaches that modifier to the item (the export does
  * not list the modifier's options: the group is kept without them). A variant no store sells is not on the
  * menu (skipped, with a warning). Cost, stock, taxes (`Tax - "VAT" (20%)`), suppliers and production
- * settings are Loyverse's own.
+ * settings are Loyverse's own. Rows are grouped by Handle wherever they are (a file sorted in a spreadsheet
+ * puts the nameless variant rows apart from their item's first row).
  */
 
 const TABLE = {
@@ -53,16 +54,25 @@ type Role = keyof typeof TABLE;
 const MODIFIER_COLUMN = /^\s*modifier\s*-\s*"?(.*?)"?\s*$/i;
 const TAX_COLUMN = /^\s*tax\s*-/i;
 
+/** A variant row, its options named once the whole item is known (sorted files scatter its rows). */
+interface PendingVariant {
+  readonly names: readonly (string | null)[];
+  readonly values: readonly (string | null)[];
+  readonly cell: PriceCell;
+  readonly sku: string | null;
+  readonly gtin: string | null;
+}
+
 interface Item {
   readonly handle: string | null;
-  readonly firstRow: number;
-  readonly name: string | null;
-  readonly categoryPath: readonly string[] | null;
-  readonly description: string | null;
-  readonly byWeight: boolean;
-  readonly optionNames: readonly (string | null)[];
-  readonly modifierGroups: DraftModifierGroup[];
-  readonly variants: DraftVariant[];
+  firstRow: number;
+  name: string | null;
+  categoryPath: readonly string[] | null;
+  description: string | null;
+  byWeight: boolean | null;
+  readonly optionNames: (string | null)[];
+  modifierGroups: DraftModifierGroup[] | null;
+  readonly variants: PendingVariant[];
   /** Variants skipped because no store sells them. */
   skipped: number;
 }
@@ -102,33 +112,8 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
   for (const { index } of modifiers) columns.set(index, 'modifier_group');
   const provides = providedFields(map);
   if (storePrices.length > 0) provides.add('price');
-  let current: Item | null = null;
-
-  const flush = (emit: DraftSink) => {
-    const item = current;
-    current = null;
-    if (item === null) return;
-    if (item.name === null) {
-      ctx.warn(
-        item.firstRow,
-        NAME[0] === undefined ? 'Name' : cells.label(NAME[0]),
-        'missing_name',
-        `item ${JSON.stringify(item.handle ?? '')} has no name; skipped`,
-      );
-      return;
-    }
-    if (item.variants.length === 0 && item.skipped > 0) return;
-    emit({
-      kind: 'item',
-      categoryPath: item.categoryPath ?? ctx.defaultCategory,
-      name: item.name,
-      description: item.description,
-      optionNames: optionNamesOf(item.variants),
-      variants: item.variants,
-      modifierGroups: item.modifierGroups,
-      provenance: { source: ctx.source, row: item.firstRow, sheet: ctx.sheet },
-    });
-  };
+  // Items by Handle, in the order they first appear; emitted at the end, when all their rows are known.
+  const items = new Map<string, Item>();
 
   /** The row's price; null when no store sells it. */
   const priceOf = (row: TableRow): PriceCell | null => {
@@ -139,36 +124,7 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
   };
   const availability = stores.find((s) => s.available >= 0)?.available;
 
-  const variantOf = (row: TableRow, item: Item): DraftVariant | null => {
-    const options: Record<string, string> = {};
-    OPTIONS.forEach(([names, values], i) => {
-      const name = cells.text(row, names) ?? item.optionNames[i] ?? null;
-      const value = cells.text(row, values);
-      if (name !== null && value !== null) options[name] = value;
-    });
-    const cell = priceOf(row);
-    if (cell === null) {
-      ctx.warn(
-        row.row,
-        availability === undefined ? null : cells.label(availability),
-        'not_an_item',
-        'not available for sale in any store; skipped',
-      );
-      item.skipped += 1;
-      return null;
-    }
-    return {
-      ...singleVariant(cell.kind === 'empty' ? { kind: 'variable' } : cell, {
-        name: optionsName(options),
-        sku: cells.text(row, SKU),
-        gtin: cells.gtin(row, GTIN),
-        unit: item.byWeight ? 'weight' : null,
-      }),
-      options,
-    };
-  };
-
-  /** A later row of an item that only names a component of the composite item. */
+  /** A row of an item that only names a component of the composite item. */
   const isComponent = (row: TableRow): boolean =>
     cells.first(row, COMPONENT) >= 0 &&
     cells.first(row, SKU) < 0 &&
@@ -181,21 +137,63 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
     storePrices.some((s) => cells.first(row, [s.price]) >= 0) ||
     OPTIONS.some(([, values]) => cells.first(row, values) >= 0);
 
-  const start = (row: TableRow, handle: string | null): Item => {
-    const category = cells.text(row, CATEGORY);
-    return {
-      handle,
-      firstRow: row.row,
-      name: cells.text(row, NAME),
-      categoryPath: category === null ? null : [category],
-      description: cells.description(row, DESCRIPTION),
-      byWeight: yesNo(cells, row, BY_WEIGHT[0] ?? -1) === true,
-      optionNames: OPTIONS.map(([names]) => cells.text(row, names)),
-      modifierGroups: modifiers
+  /** The item's own fields, from the row that has them (its first, as Loyverse writes it). */
+  const describe = (item: Item, row: TableRow) => {
+    const name = cells.text(row, NAME);
+    if (item.name === null && name !== null) {
+      item.name = name;
+      item.firstRow = row.row;
+      item.modifierGroups = modifiers
         .filter(({ index }) => yesNo(cells, row, index) === true)
-        .map(({ name }) => ({ name, modifiers: [] })),
-      variants: [],
-      skipped: 0,
+        .map(({ name: group }) => ({ name: group, modifiers: [] }));
+    }
+    if (item.categoryPath === null) {
+      const category = cells.text(row, CATEGORY);
+      if (category !== null) item.categoryPath = [category];
+    }
+    item.description ??= cells.description(row, DESCRIPTION);
+    item.byWeight ??= yesNo(cells, row, BY_WEIGHT[0] ?? -1);
+    OPTIONS.forEach(([names], i) => {
+      item.optionNames[i] ??= cells.text(row, names);
+    });
+  };
+
+  const draftOf = (item: Item): DraftItem | null => {
+    if (item.name === null) {
+      ctx.warn(
+        item.firstRow,
+        NAME[0] === undefined ? 'Name' : cells.label(NAME[0]),
+        'missing_name',
+        `item ${JSON.stringify(item.handle ?? '')} has no name; skipped`,
+      );
+      return null;
+    }
+    if (item.variants.length === 0 && item.skipped > 0) return null;
+    const variants = item.variants.map((pending): DraftVariant => {
+      const options: Record<string, string> = {};
+      pending.values.forEach((value, i) => {
+        const name = pending.names[i] ?? item.optionNames[i] ?? null;
+        if (name !== null && value !== null) options[name] = value;
+      });
+      return {
+        ...singleVariant(pending.cell.kind === 'empty' ? { kind: 'variable' } : pending.cell, {
+          name: optionsName(options),
+          sku: pending.sku,
+          gtin: pending.gtin,
+          unit: item.byWeight === true ? 'weight' : null,
+        }),
+        options,
+      };
+    });
+    return {
+      kind: 'item',
+      categoryPath: item.categoryPath ?? ctx.defaultCategory,
+      name: item.name,
+      description: item.description,
+      optionNames: optionNamesOf(variants),
+      variants,
+      modifierGroups: item.modifierGroups ?? [],
+      provenance: { source: ctx.source, row: item.firstRow, sheet: ctx.sheet },
     };
   };
 
@@ -203,24 +201,52 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
     profile: 'loyverse',
     columns,
     provides,
-    row(row, emit) {
-      const handle = cells.text(row, HANDLE);
+    row(row) {
       // Rows of one item share its Handle; a row without one is an item of its own.
-      if (current !== null && handle !== null && current.handle === handle) {
-        if (isComponent(row) || !isVariant(row)) return;
-        const variant = variantOf(row, current);
-        if (variant !== null) current.variants.push(variant);
+      const handle = cells.text(row, HANDLE);
+      const key = handle === null ? `#${row.row}` : `h:${handle}`;
+      let item = items.get(key);
+      if (item === undefined) {
+        item = {
+          handle,
+          firstRow: row.row,
+          name: null,
+          categoryPath: null,
+          description: null,
+          byWeight: null,
+          optionNames: [null, null, null],
+          modifierGroups: null,
+          variants: [],
+          skipped: 0,
+        };
+        items.set(key, item);
+      }
+      describe(item, row);
+      if (isComponent(row) || !(isVariant(row) || cells.first(row, NAME) >= 0)) return;
+      const cell = priceOf(row);
+      if (cell === null) {
+        ctx.warn(
+          row.row,
+          availability === undefined ? null : cells.label(availability),
+          'not_an_item',
+          'not available for sale in any store; skipped',
+        );
+        item.skipped += 1;
         return;
       }
-      flush(emit);
-      const item = start(row, handle);
-      current = item;
-      const variant = variantOf(row, item);
-      if (variant !== null) item.variants.push(variant);
-      if (handle === null) flush(emit);
+      item.variants.push({
+        names: OPTIONS.map(([names]) => cells.text(row, names)),
+        values: OPTIONS.map(([, values]) => cells.text(row, values)),
+        cell,
+        sku: cells.text(row, SKU),
+        gtin: cells.gtin(row, GTIN),
+      });
     },
     end(emit) {
-      flush(emit);
+      for (const item of items.values()) {
+        const draft = draftOf(item);
+        if (draft !== null) emit(draft);
+      }
     },
   };
 };

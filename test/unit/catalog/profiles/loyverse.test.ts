@@ -189,6 +189,43 @@ describe('Loyverse items export', () => {
     expect(results.warning_count).toBe(0);
   });
 
+  test('one store named by no column suffix: Price and Available for sale read, Default price then not', async () => {
+    const header = [...BASE, 'Default price', 'Available for sale', 'Price', 'In stock'];
+    const csv = csvOf(header, [
+      {
+        Handle: 'bun',
+        SKU: '1',
+        Name: 'Bun',
+        'Default price': '1.00',
+        'Available for sale': 'Y',
+        Price: '1.20',
+      },
+      {
+        Handle: 'flour',
+        SKU: '2',
+        Name: 'Flour',
+        'Default price': '1.00',
+        'Available for sale': 'N',
+        Price: '0.90',
+      },
+    ]);
+    const { document, results } = await buildCsv(csv, gb);
+    expect(variants(document)).toEqual([['Bun', [], [[null, '1', 120, 'fixed', null]]]]);
+    expect(results.warnings?.map((w) => [w.row, w.column, w.code])).toEqual([
+      [3, 'Available for sale', 'not_an_item'],
+    ]);
+    expect(results.sources?.[0]?.columns).toMatchObject({
+      Price: 'price',
+      'Available for sale': 'available',
+    });
+    expect(results.sources?.[0]?.ignored_columns).toEqual([
+      'Cost',
+      'Track stock',
+      'Default price',
+      'In stock',
+    ]);
+  });
+
   test('composite rows, sold by weight, prices at the till, a default price, a row without a handle', async () => {
     const header = [...BASE, 'Default price', 'Available for sale [Shop]'];
     const csv = csvOf(header, [

@@ -6,11 +6,12 @@ import type { TableRow } from '../../sources/types';
 /**
  * Loyverse's per-store columns (help.loyverse.com, "Exporting and Importing Items": multi-store items):
  * `Available for sale [<store>]` (Y/N), `Price [<store>]` (the price at that store; empty: the price is
- * entered at the till), `In stock [<store>]`, `Low stock [<store>]`, `Optimal stock [<store>]`. An
- * export of a single-store account written before stores existed has the same columns without a store.
+ * entered at the till), `In stock [<store>]`, `Low stock [<store>]`, `Optimal stock [<store>]`. A file
+ * with one store may name the columns without it (`Price`, `Available for sale`).
  */
 
-export const STORE_COLUMN = /^\s*(available for sale|price|in stock|low stock|optimal stock)\s*\[(.*)\]\s*$/i;
+export const STORE_COLUMN =
+  /^\s*(available for sale|price|in stock|low stock|optimal stock)\s*(?:\[(.*)\])?\s*$/i;
 
 export interface Store {
   readonly name: string;
@@ -27,7 +28,7 @@ export const storesOf = (headers: readonly string[]): Store[] => {
     if (match === null) return;
     const kind = (match[1] as string).toLowerCase();
     if (kind !== 'available for sale' && kind !== 'price') return;
-    const name = (match[2] as string).trim();
+    const name = (match[2] ?? '').trim();
     const store = stores.get(name) ?? { name, available: -1, price: -1 };
     if (kind === 'price') store.price = index;
     else store.available = index;

@@ -105,6 +105,8 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
     return name ? [{ name, index }] : [];
   });
   const columns = columnFields(map);
+  // With prices per store, `Default price` only prices stores added later: not read.
+  if (storePrices.length > 0) for (const index of PRICE) columns.delete(index);
   for (const store of stores) {
     if (store.price >= 0) columns.set(store.price, 'price');
     if (store.available >= 0) columns.set(store.available, 'available');

@@ -33,7 +33,7 @@ export interface IdentityRule {
   uniqueKeys(variant: VariantFacts): readonly { readonly key: string; readonly what: 'GTIN' | 'SKU' }[];
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** Case-insensitive form of a name: NFC (ASCII text is its own NFC), lower case. */
 export const fold = (text: string): string =>

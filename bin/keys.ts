@@ -18,7 +18,6 @@ import {
   GetApiKeysCommand,
 } from '@aws-sdk/client-api-gateway';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoCredentialRepository } from '../lambdas/adapters/dynamo-credential-repository';
 import type { Scope } from '../lambdas/core/auth';
 import { DomainError } from '../lambdas/core/errors';
@@ -118,8 +117,9 @@ const main = async (): Promise<void> => {
     endpoint: target.dynamodbEndpoint,
     ...(target.local ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
+  void dynamo;
   const credentials = new DynamoCredentialRepository({
-    doc: DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } }),
+    db: null as never,
     tableName: target.tableName,
   });
   const deps = { credentials, clock: { now: () => new Date() } };

@@ -5,10 +5,16 @@
  */
 import type { Scope } from '../lambdas/core/auth';
 
+/** What an index carries besides its keys and the table's keys: only what the queries on it read. */
+export type IndexProjection =
+  | { readonly type: 'KEYS_ONLY' }
+  | { readonly type: 'INCLUDE'; readonly attributes: readonly string[] };
+
 export interface IndexDefinition {
   readonly name: string;
   readonly partitionKey: string;
   readonly sortKey: string;
+  readonly projection: IndexProjection;
 }
 
 export const TABLE = {
@@ -18,14 +24,36 @@ export const TABLE = {
   sortKey: 'SK',
   /** Epoch seconds. DynamoDB deletes expired items eventually; code always checks expiry itself. */
   ttlAttribute: 'expiresAt',
+  /**
+   * A record is read whole from the table (GetItem, BatchGetItem), never from an index: an index holds its
+   * keys and what its queries filter on, so a transition that changes neither writes no index at all
+   * (docs/scaling.md: projecting ALL made every write of a job cost its whole size once more per index).
+   */
   indexes: [
-    /** Per-client listings: a client's jobs newest first, the exports of one job, a client's keys. */
-    { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
-    /** Sweeps: records waiting to be enqueued (outbox), open jobs by due date, the review queue. */
-    { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
-    /** A job by its id alone, for the operations API (operators work across clients). */
-    { name: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' },
+    /**
+     * Per-client listings: a client's jobs newest first (filtered by state and job type), the exports of one
+     * job (their state says which are still waiting), a client's keys.
+     */
+    {
+      name: 'GSI1',
+      partitionKey: 'GSI1PK',
+      sortKey: 'GSI1SK',
+      projection: { type: 'INCLUDE', attributes: ['state', 'jobType'] },
+    },
+    /**
+     * Sweeps: records waiting to be enqueued (outbox), open jobs by due date, the review queue. The sort
+     * keys hold what the sweeps read (creation or due time, kind, client, id).
+     */
+    { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK', projection: { type: 'KEYS_ONLY' } },
+    /** A job or an export by its id alone (the operations API, `npm run callbacks -- replay`). */
+    { name: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK', projection: { type: 'KEYS_ONLY' } },
   ] satisfies IndexDefinition[],
+  /**
+   * The outbox and the open jobs are spread over this many GSI2 partitions (`OUTBOX#0` ... `OUTBOX#3`),
+   * chosen by record id; the sweeps read every one. One partition takes 1,000 writes a second; at a peak of
+   * ten times 1M jobs a day each of them would take about 290 (docs/scaling.md).
+   */
+  sweepShards: 4,
 } as const;
 
 export type ConsumerName = 'job-worker' | 'export-worker' | 'callback-worker';
@@ -99,6 +127,11 @@ export const ENV = {
     catalogs: 'CATALOGS_BUCKET',
     exports: 'EXPORTS_BUCKET',
   } satisfies Record<BucketKey, string>,
+  /**
+   * Set by the local runtime only: where presigned upload forms are posted (its emulation of S3's POST
+   * object, lib/local/upload-form.ts). In AWS the form goes to the uploads bucket itself.
+   */
+  uploadFormEndpoint: 'UPLOAD_FORM_ENDPOINT',
 } as const;
 
 export interface RouteDefinition {

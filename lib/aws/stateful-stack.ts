@@ -68,8 +68,13 @@ export class StatefulStack extends Stack {
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
         sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
-        // Repositories read whole records from the indexes (listings, sweeps).
-        projectionType: dynamodb.ProjectionType.ALL,
+        // Only what the queries on the index read (lib/resources.ts): records are read from the table.
+        ...(index.projection.type === 'INCLUDE'
+          ? {
+              projectionType: dynamodb.ProjectionType.INCLUDE,
+              nonKeyAttributes: [...index.projection.attributes],
+            }
+          : { projectionType: dynamodb.ProjectionType.KEYS_ONLY }),
         maxReadRequestUnits: maxRead,
         maxWriteRequestUnits: maxWrite,
       });

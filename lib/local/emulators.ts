@@ -1,12 +1,19 @@
 import type { AddressInfo } from 'node:net';
+import { S3Client } from '@aws-sdk/client-s3';
 import dynalite from 'dynalite';
 import { startFauxqs } from 'fauxqs';
+import { startUploadForms } from './upload-form';
+
+/** The credentials the local functions sign with (lambdaEnvironment sets them). */
+export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
 
 export interface Emulators {
   /** DynamoDB-compatible endpoint (dynalite). */
   readonly dynamodb: string;
   /** SQS- and S3-compatible endpoint (fauxqs). */
   readonly aws: string;
+  /** S3's POST object (presigned upload forms), which fauxqs lacks: lib/local/upload-form.ts. */
+  readonly uploadForm: string;
   stop(): Promise<void>;
 }
 
@@ -24,10 +31,22 @@ export const startEmulators = async (
   });
   const dynamoPort = (dynamo.address() as AddressInfo).port;
   const fauxqs = await startFauxqs({ port: options.awsPort ?? 0, host: '127.0.0.1', logger: false });
+  const aws = `http://127.0.0.1:${fauxqs.port}`;
+  const forms = await startUploadForms({
+    s3: new S3Client({
+      region: 'us-east-1',
+      endpoint: aws,
+      forcePathStyle: true,
+      credentials: LOCAL_CREDENTIALS,
+    }),
+    secrets: { [LOCAL_CREDENTIALS.accessKeyId]: LOCAL_CREDENTIALS.secretAccessKey },
+  });
   return {
     dynamodb: `http://127.0.0.1:${dynamoPort}`,
-    aws: `http://127.0.0.1:${fauxqs.port}`,
+    aws,
+    uploadForm: forms.url,
     stop: async () => {
+      await forms.stop();
       await fauxqs.stop();
       await new Promise<void>((resolve) => dynamo.close(() => resolve()));
     },

@@ -68,7 +68,11 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     POWERTOOLS_SERVICE_NAME: 'catalog-jobs',
     // No CloudWatch here: metrics would only be EMF lines on stdout. POWERTOOLS_METRICS_DISABLED=false shows them.
     POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
-    ...lambdaEnvironment(resources, { dynamodb: emulators.dynamodb, aws: emulators.aws }),
+    ...lambdaEnvironment(resources, {
+      dynamodb: emulators.dynamodb,
+      aws: emulators.aws,
+      uploadForm: emulators.uploadForm,
+    }),
     ...options.env,
   };
   for (const [k, v] of Object.entries(env)) if (v !== undefined) process.env[k] = v;
@@ -157,7 +161,11 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
         awsEndpoint: emulators.aws,
         tableName: resources.tableName,
         // The Lambda environment, so that operator commands (npm run callbacks) run the same code.
-        env: lambdaEnvironment(resources, { dynamodb: emulators.dynamodb, aws: emulators.aws }),
+        env: lambdaEnvironment(resources, {
+          dynamodb: emulators.dynamodb,
+          aws: emulators.aws,
+          uploadForm: emulators.uploadForm,
+        }),
       },
       null,
       2,

@@ -106,7 +106,7 @@ const describe = (error: unknown): string => {
 /** Moves a job to `failed` with a problem object and wakes its exports (they fail with job_failed). */
 export const failJob = async (
   deps: Pick<JobProcessingDeps, 'jobs' | 'exports' | 'queue' | 'clock'>,
-  job: JobRecord,
+  job: Pick<JobRecord, 'clientId' | 'id'>,
   error: Problem,
 ): Promise<JobRecord | undefined> => {
   const at = deps.clock.now().toISOString();

@@ -155,6 +155,7 @@ export class StatefulStack extends Stack {
       callbacks: serviceQueue('callbacks'),
     };
 
+    new CfnOutput(this, OUTPUTS.region, { value: Aws.REGION, description: 'The region of the stacks.' });
     new CfnOutput(this, OUTPUTS.tableName, {
       value: this.table.tableName,
       description: 'The single DynamoDB table (npm run keys reads it from here).',

@@ -181,6 +181,7 @@ export class StatelessStack extends Stack {
       alarmEmail: props.alarmEmail,
     });
 
+    new CfnOutput(this, OUTPUTS.region, { value: Aws.REGION, description: 'The region of the stacks.' });
     new CfnOutput(this, OUTPUTS.apiUrl, {
       value: this.api.api.url,
       description: 'Base URL of the API; the routes follow it (.../v1/jobs).',

@@ -64,7 +64,18 @@ export interface QueueDefinition {
   readonly consumer: ConsumerName;
   /** Lambda timeout of the consumer; the queue's visibility timeout is 6x this, as AWS advises. */
   readonly consumerTimeoutSeconds: number;
+  /**
+   * Records per invocation. Jobs: 1, so that each job has the consumer's memory and time limit to itself (five
+   * 200,000-item jobs in one 2 GB, 900 s invocation would share both), and so has each export; callbacks
+   * are short requests.
+   */
   readonly batchSize: number;
+  /**
+   * At most this many concurrent invocations fed by the queue (the event source's maximum concurrency in AWS,
+   * overridable by context; the local runtime's batches in flight). Every queue is capped, so that however
+   * deep a backlog gets the consumers leave the account's concurrency to the API (docs/scaling.md).
+   */
+  readonly maxConcurrency: number;
   readonly maxReceiveCount: number;
   /** Lower is served first by the local runtime's poller (rush before standard). */
   readonly priority: number;
@@ -74,24 +85,41 @@ const queue = (
   id: string,
   localName: string,
   consumer: ConsumerName,
-  consumerTimeoutSeconds: number,
+  settings: Pick<QueueDefinition, 'consumerTimeoutSeconds' | 'batchSize' | 'maxConcurrency'>,
   priority = 0,
-): QueueDefinition => ({
-  id,
-  localName,
-  consumer,
-  consumerTimeoutSeconds,
-  batchSize: 5,
-  maxReceiveCount: 5,
-  priority,
-});
+): QueueDefinition => ({ id, localName, consumer, ...settings, maxReceiveCount: 5, priority });
 
+/**
+ * Concurrency caps sized in docs/scaling.md for 1M jobs and 240k exports a day with peaks of ten times the
+ * average, inside the default account quota of 1,000 concurrent executions: the consumers together take at
+ * most 450 (rush 200 + standard 100 + exports 100 + callbacks 50), the API keeps the rest.
+ */
 export const QUEUES = {
   // Lambda's longest timeout: a job fetches up to 50 sources of 100 MB and 10,000 images.
-  jobsRush: queue('JobsRush', 'jobs-rush', 'job-worker', 900, 0),
-  jobsStandard: queue('JobsStandard', 'jobs-standard', 'job-worker', 900, 1),
-  exports: queue('Exports', 'exports', 'export-worker', 300),
-  callbacks: queue('Callbacks', 'callbacks', 'callback-worker', 60),
+  jobsRush: queue(
+    'JobsRush',
+    'jobs-rush',
+    'job-worker',
+    { consumerTimeoutSeconds: 900, batchSize: 1, maxConcurrency: 200 },
+    0,
+  ),
+  jobsStandard: queue(
+    'JobsStandard',
+    'jobs-standard',
+    'job-worker',
+    { consumerTimeoutSeconds: 900, batchSize: 1, maxConcurrency: 100 },
+    1,
+  ),
+  exports: queue('Exports', 'exports', 'export-worker', {
+    consumerTimeoutSeconds: 300,
+    batchSize: 1,
+    maxConcurrency: 100,
+  }),
+  callbacks: queue('Callbacks', 'callbacks', 'callback-worker', {
+    consumerTimeoutSeconds: 60,
+    batchSize: 10,
+    maxConcurrency: 50,
+  }),
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueKey = keyof typeof QUEUES;

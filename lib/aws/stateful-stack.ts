@@ -18,18 +18,12 @@ export interface StatefulStackProps extends StackProps {
   /** On-demand maximum throughput of the table and of each index (a cost and runaway-loop ceiling). */
   readonly maxReadRequestUnits?: number;
   readonly maxWriteRequestUnits?: number;
-  /** Origins allowed to PUT to presigned upload URLs from a browser. */
+  /**
+   * Origins allowed to POST upload forms to the uploads bucket from a browser. None by default: clients upload
+   * from their own programs (SPEC 3.3) and the operations console uploads nothing.
+   */
   readonly uploadCorsOrigins?: readonly string[];
 }
-
-/**
- * Bucket names are fixed per account and region (`catalog-uploads-123456789012-eu-west-1`) rather than
- * generated: the stateless stack then names the buckets in its IAM statements with pseudo parameters instead
- * of cross-stack references, so the policies (and the reviewed cdk-nag acknowledgements) read as
- * `arn:<partition>:s3:::catalog-uploads-<account>-<region>/*`.
- */
-export const serviceBucketName = (key: BucketKey): string =>
-  `${BUCKETS[key].localName}-${Aws.ACCOUNT_ID}-${Aws.REGION}`;
 
 export interface ServiceQueue {
   readonly queue: sqs.Queue;
@@ -92,7 +86,7 @@ export class StatefulStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
-    const cors = props.uploadCorsOrigins ?? ['*'];
+    const cors = props.uploadCorsOrigins ?? [];
     const bucket = (key: BucketKey): s3.Bucket => {
       const def = BUCKETS[key];
       const lifecycleRules: s3.LifecycleRule[] = [
@@ -102,7 +96,6 @@ export class StatefulStack extends Stack {
         lifecycleRules.push({ id: 'expire', expiration: Duration.days(def.expireAfterDays) });
       }
       return new s3.Bucket(this, def.id, {
-        bucketName: serviceBucketName(key),
         blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
         encryption: s3.BucketEncryption.S3_MANAGED,
         enforceSSL: true,
@@ -111,15 +104,17 @@ export class StatefulStack extends Stack {
         serverAccessLogsBucket: this.accessLogsBucket,
         serverAccessLogsPrefix: `${def.localName}/`,
         lifecycleRules,
-        // Clients PUT their source files straight to a presigned URL (SPEC 3.3), possibly from a browser.
+        // CloudFormation names every bucket: no name to squat, and none left behind (retained) that blocks
+        // the next deploy. The stateless stack gets the names by reference.
+        // Browser uploads only from the origins a deployer lists (context catalogJobs:uploadCorsOrigins).
         cors:
-          key === 'uploads'
+          key === 'uploads' && cors.length > 0
             ? [
                 {
-                  allowedMethods: [s3.HttpMethods.PUT],
+                  allowedMethods: [s3.HttpMethods.POST],
                   allowedOrigins: [...cors],
-                  allowedHeaders: ['content-type', 'content-length', 'content-md5', 'x-amz-*'],
-                  exposedHeaders: ['etag'],
+                  allowedHeaders: ['*'],
+                  exposedHeaders: ['etag', 'location'],
                   maxAge: 3000,
                 },
               ]

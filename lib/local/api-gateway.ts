@@ -277,11 +277,12 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
       options.log?.({ level: 'ERROR', message: 'gateway failure', error: String(error) });
       const failed = GATEWAY_RESPONSES.DEFAULT_5XX;
       if (!res.headersSent) {
+        const requestId = randomUUID();
         send(
           res,
           failed.status,
-          gatewayHeaders(failed),
-          JSON.stringify(gatewayProblem(failed, randomUUID())),
+          { ...gatewayHeaders(failed), 'x-request-id': requestId },
+          JSON.stringify(gatewayProblem(failed, requestId)),
         );
       } else res.end();
     });

@@ -32,7 +32,10 @@ describe('table', () => {
             { AttributeName: index.partitionKey, KeyType: 'HASH' },
             { AttributeName: index.sortKey, KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: 'ALL' },
+          Projection:
+            index.projection.type === 'INCLUDE'
+              ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection.attributes] }
+              : { ProjectionType: 'KEYS_ONLY' },
           OnDemandThroughput: {
             MaxReadRequestUnits: Match.anyValue(),
             MaxWriteRequestUnits: Match.anyValue(),
@@ -163,22 +166,45 @@ describe('buckets', () => {
     }
   });
 
-  it('lets browsers PUT to presigned upload URLs (uploads only)', () => {
-    const { stateful, stateful$ } = synthesized();
+  it('takes no fixed name: CloudFormation names every bucket (nothing to squat, no clash on redeploy)', () => {
+    const { stateful$ } = synthesized();
+    for (const bucket of Object.values(stateful$.findResources('AWS::S3::Bucket'))) {
+      expect(bucket.Properties).not.toHaveProperty('BucketName');
+    }
+  });
+
+  it('allows no browser upload by default (no CORS on any bucket)', () => {
+    const { stateful$ } = synthesized();
+    for (const bucket of Object.values(stateful$.findResources('AWS::S3::Bucket'))) {
+      expect(bucket.Properties).not.toHaveProperty('CorsConfiguration');
+    }
+  });
+
+  it('lets the origins a deployer lists POST upload forms, and nothing else', () => {
+    const { stateful, stateful$ } = synthesized({
+      'catalogJobs:uploadCorsOrigins': 'https://console.example.com',
+    });
     const buckets = stateful$.findResources('AWS::S3::Bucket');
     expect(buckets[logicalId(stateful.buckets.uploads)]?.Properties.CorsConfiguration).toEqual({
-      CorsRules: [expect.objectContaining({ AllowedMethods: ['PUT'] })],
+      CorsRules: [
+        expect.objectContaining({
+          AllowedMethods: ['POST'],
+          AllowedOrigins: ['https://console.example.com'],
+        }),
+      ],
     });
     expect(buckets[logicalId(stateful.buckets.exports)]?.Properties).not.toHaveProperty('CorsConfiguration');
   });
 });
 
 describe('outputs', () => {
-  it('publishes the table name (npm run keys), bucket names and queue URLs', () => {
+  it('publishes its region, the table name (npm run keys), bucket names and queue URLs', () => {
     const { stateful$ } = synthesized();
+    stateful$.hasOutput(OUTPUTS.region, { Value: { Ref: 'AWS::Region' } });
     const outputs = Object.keys(stateful$.findOutputs('*'));
     expect(outputs).toEqual(
       expect.arrayContaining([
+        OUTPUTS.region,
         OUTPUTS.tableName,
         ...bucketKeys.map(OUTPUTS.bucketName),
         ...queueKeys.map(OUTPUTS.queueUrl),

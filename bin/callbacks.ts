@@ -9,7 +9,6 @@
  * from its Region output), or its Lambda environment (TABLE_NAME, CALLBACKS_QUEUE_URL, CALLBACKS_DLQ_URL, ...)
  * with the region as the AWS CLI resolves it (--region, AWS_REGION, the profile's region).
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DomainError } from '../lambdas/core/errors';
@@ -19,6 +18,7 @@ import { exportRepository, systemClock, workQueue } from '../lambdas/shared/wiri
 import { readOutputs, resolveRegion, TargetError } from '../lib/admin/stack-target';
 import { OUTPUTS } from '../lib/aws/names';
 import { DEFAULT_STATE_FILE } from '../lib/local/runtime';
+import { readRunningState } from '../lib/local/state-file';
 import { BUCKETS, type BucketKey, ENV, QUEUES, type QueueKey } from '../lib/resources';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -69,12 +69,11 @@ const main = async (): Promise<void> => {
   if (values.outputs) {
     Object.assign(process.env, environmentOf(values.outputs));
   } else if (!process.env.TABLE_NAME) {
-    if (!existsSync(DEFAULT_STATE_FILE)) {
+    const state =
+      readRunningState(DEFAULT_STATE_FILE) ??
       fail(
         'No stack found: start the local service (npm start), pass --outputs cdk-outputs.json, or set TABLE_NAME.',
       );
-    }
-    const state = JSON.parse(readFileSync(DEFAULT_STATE_FILE, 'utf8')) as { env: Record<string, string> };
     Object.assign(process.env, state.env);
     local = true;
   }
@@ -141,6 +140,7 @@ const main = async (): Promise<void> => {
 main().catch((error: unknown) => {
   if (error instanceof DomainError) fail(`${error.code}: ${error.message}`);
   if (error instanceof TargetError) fail(error.message);
+  if (error instanceof Error && /is not running/.test(error.message)) fail(error.message);
   console.error(error instanceof Error ? error.message : String(error));
   process.exit(1);
 });

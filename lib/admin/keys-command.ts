@@ -4,7 +4,6 @@
  * that the unit tests drive it with aws-sdk-client-mock.
  */
 
-import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import {
@@ -24,6 +23,7 @@ import {
   revokeKey,
   rotateWebhookSecret,
 } from '../../lambdas/core/use-cases/credentials';
+import { type LocalState, readRunningState } from '../local/state-file';
 import { deployedNames, readOutputs, resolveRegion, type StackOutputs, TargetError } from './stack-target';
 import { type Registration, registerUsageKey } from './usage-plan';
 
@@ -80,11 +80,13 @@ const resolveTarget = async (
       dynamodbEndpoint: env.AWS_ENDPOINT_URL_DYNAMODB || undefined,
     };
   }
-  if (existsSync(environment.localStateFile)) {
-    const state = JSON.parse(readFileSync(environment.localStateFile, 'utf8')) as {
-      tableName: string;
-      dynamodbEndpoint: string;
-    };
+  let state: LocalState | undefined;
+  try {
+    state = readRunningState(environment.localStateFile);
+  } catch (error) {
+    throw new TargetError((error as Error).message);
+  }
+  if (state) {
     return {
       local: true,
       tableName: state.tableName,

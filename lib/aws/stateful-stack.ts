@@ -1,4 +1,4 @@
-import { Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -12,7 +12,7 @@ import {
   TABLE,
   visibilityTimeoutSeconds,
 } from '../resources';
-import { OUTPUTS } from './names';
+import { OUTPUTS, STACK_NAMES } from './names';
 
 export interface StatefulStackProps extends StackProps {
   /** On-demand maximum throughput of the table and of each index (a cost and runaway-loop ceiling). */
@@ -24,6 +24,15 @@ export interface StatefulStackProps extends StackProps {
    */
   readonly uploadCorsOrigins?: readonly string[];
 }
+
+/**
+ * The name CloudFormation gave a bucket, for the stateless stack (functions' environment, IAM statements, the
+ * console's page policy): the stateful stack's `<Bucket>BucketName` output, through Fn::GetStackOutput like
+ * every other value that crosses between the stacks. No bucket has a fixed name: nothing to squat, and none
+ * left behind (retained) that blocks the next deploy.
+ */
+export const serviceBucketName = (key: BucketKey): string =>
+  Fn.getStackOutput(STACK_NAMES.stateful, OUTPUTS.bucketName(key), Aws.REGION);
 
 export interface ServiceQueue {
   readonly queue: sqs.Queue;
@@ -86,7 +95,29 @@ export class StatefulStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
-    const cors = props.uploadCorsOrigins ?? [];
+    const uploadOrigins = props.uploadCorsOrigins ?? [];
+    /** The console's origin: the service's own API (its id is the stateless stack's, hence the pattern). */
+    const consoleOrigin = `https://*.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`;
+    const corsOf = (key: BucketKey): s3.CorsRule[] | undefined => {
+      const rules: s3.CorsRule[] = [];
+      if (key === 'uploads' || key === 'catalogs') {
+        rules.push({
+          allowedMethods: [s3.HttpMethods.GET, s3.HttpMethods.HEAD],
+          allowedOrigins: [consoleOrigin],
+          maxAge: 3000,
+        });
+      }
+      if (key === 'uploads' && uploadOrigins.length > 0) {
+        rules.push({
+          allowedMethods: [s3.HttpMethods.POST],
+          allowedOrigins: [...uploadOrigins],
+          allowedHeaders: ['*'],
+          exposedHeaders: ['etag', 'location'],
+          maxAge: 3000,
+        });
+      }
+      return rules.length > 0 ? rules : undefined;
+    };
     const bucket = (key: BucketKey): s3.Bucket => {
       const def = BUCKETS[key];
       const lifecycleRules: s3.LifecycleRule[] = [
@@ -104,21 +135,10 @@ export class StatefulStack extends Stack {
         serverAccessLogsBucket: this.accessLogsBucket,
         serverAccessLogsPrefix: `${def.localName}/`,
         lifecycleRules,
-        // CloudFormation names every bucket: no name to squat, and none left behind (retained) that blocks
-        // the next deploy. The stateless stack gets the names by reference.
-        // Browser uploads only from the origins a deployer lists (context catalogJobs:uploadCorsOrigins).
-        cors:
-          key === 'uploads' && cors.length > 0
-            ? [
-                {
-                  allowedMethods: [s3.HttpMethods.POST],
-                  allowedOrigins: [...cors],
-                  allowedHeaders: ['*'],
-                  exposedHeaders: ['etag', 'location'],
-                  maxAge: 3000,
-                },
-              ]
-            : undefined,
+        // CloudFormation names every bucket (serviceBucketName). The operations console (served by the API)
+        // reads sources and drafts through presigned GETs; browser uploads only from the origins a deployer
+        // lists (context catalogJobs:uploadCorsOrigins): clients upload from their own programs.
+        cors: corsOf(key),
         removalPolicy: RemovalPolicy.RETAIN,
       });
     };

@@ -7,12 +7,13 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { BUCKETS, type BucketKey, ENV, QUEUES, type QueueKey, RECONCILER } from '../resources';
+import { ConsoleSite } from './console-site';
 import { type Access, type FunctionDefinition, type ObjectAccess, serviceFunctions } from './functions';
 import { Monitoring } from './monitoring';
-import { METRICS, OUTPUTS, SERVICE_NAME, STACK_NAMES } from './names';
+import { METRICS, OUTPUTS, SERVICE_NAME } from './names';
 import { ServiceApi } from './service-api';
 import { ServiceFunction } from './service-function';
-import type { StatefulStack } from './stateful-stack';
+import { type StatefulStack, serviceBucketName } from './stateful-stack';
 
 export interface StatelessStackProps extends StackProps {
   readonly data: StatefulStack;
@@ -46,8 +47,7 @@ const OBJECT_WRITE_ACTIONS = ['s3:PutObject', 's3:AbortMultipartUpload'];
  * (nothing to squat, nothing retained that blocks the next deploy), so the functions' environment and IAM
  * statements read the name through Fn::GetStackOutput, as every other cross-stack value.
  */
-const bucketNameOf = (key: BucketKey): string =>
-  Fn.getStackOutput(STACK_NAMES.stateful, OUTPUTS.bucketName(key), Aws.REGION);
+const bucketNameOf = serviceBucketName;
 
 const bucketArnOf = (key: BucketKey): string => `arn:${Aws.PARTITION}:s3:::${bucketNameOf(key)}`;
 
@@ -63,6 +63,7 @@ export class StatelessStack extends Stack {
   readonly functions: ReadonlyMap<string, ServiceFunction>;
   readonly api: ServiceApi;
   readonly monitoring: Monitoring;
+  readonly console: ConsoleSite;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -162,6 +163,13 @@ export class StatelessStack extends Stack {
       authorizer: functions.get('authorizer')!.function,
       logRetention,
       webAclArn: props.webAclArn,
+    });
+
+    // The operations console at /ops on the same API (same origin as /v1/ops/..., see console-site.ts).
+    this.console = new ConsoleSite(this, 'Console', {
+      api: this.api.api,
+      projectRoot: props.projectRoot,
+      logRetention,
     });
 
     const reconciler = functions.get(RECONCILER.handler)!.function;

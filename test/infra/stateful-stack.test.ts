@@ -173,27 +173,43 @@ describe('buckets', () => {
     }
   });
 
-  it('allows no browser upload by default (no CORS on any bucket)', () => {
-    const { stateful$ } = synthesized();
-    for (const bucket of Object.values(stateful$.findResources('AWS::S3::Bucket'))) {
-      expect(bucket.Properties).not.toHaveProperty('CorsConfiguration');
+  /** The console's origin: the service's own API in the stack's region. */
+  const consoleReads = {
+    AllowedMethods: ['GET', 'HEAD'],
+    AllowedOrigins: [
+      {
+        'Fn::Join': ['', ['https://*.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]],
+      },
+    ],
+    MaxAge: 3000,
+  };
+
+  it('allows no browser upload by default: the console (served by the API) may only read sources and drafts', () => {
+    const { stateful, stateful$ } = synthesized();
+    const buckets = stateful$.findResources('AWS::S3::Bucket');
+    for (const key of ['uploads', 'catalogs'] as const) {
+      expect(buckets[logicalId(stateful.buckets[key])]?.Properties.CorsConfiguration).toEqual({
+        CorsRules: [consoleReads],
+      });
     }
+    expect(buckets[logicalId(stateful.buckets.exports)]?.Properties).not.toHaveProperty('CorsConfiguration');
+    expect(buckets[logicalId(stateful.accessLogsBucket)]?.Properties).not.toHaveProperty('CorsConfiguration');
   });
 
   it('lets the origins a deployer lists POST upload forms, and nothing else', () => {
     const { stateful, stateful$ } = synthesized({
-      'catalogJobs:uploadCorsOrigins': 'https://console.example.com',
+      'catalogJobs:uploadCorsOrigins': 'https://app.example.com',
     });
     const buckets = stateful$.findResources('AWS::S3::Bucket');
     expect(buckets[logicalId(stateful.buckets.uploads)]?.Properties.CorsConfiguration).toEqual({
       CorsRules: [
-        expect.objectContaining({
-          AllowedMethods: ['POST'],
-          AllowedOrigins: ['https://console.example.com'],
-        }),
+        consoleReads,
+        expect.objectContaining({ AllowedMethods: ['POST'], AllowedOrigins: ['https://app.example.com'] }),
       ],
     });
-    expect(buckets[logicalId(stateful.buckets.exports)]?.Properties).not.toHaveProperty('CorsConfiguration');
+    expect(buckets[logicalId(stateful.buckets.catalogs)]?.Properties.CorsConfiguration).toEqual({
+      CorsRules: [consoleReads],
+    });
   });
 });
 

@@ -1,8 +1,8 @@
-import { AwsV4Signer } from 'aws4fetch';
+import aws4 from 'aws4';
 import { isTransientAwsError } from './aws-errors';
 
 /**
- * Signed requests to AWS service APIs over the runtime's own `fetch`: SigV4 (aws4fetch), retries with
+ * Signed requests to AWS service APIs over the runtime's own `fetch`: SigV4 (aws4, node:crypto), retries with
  * jittered backoff, a time limit per attempt, and errors shaped as the AWS SDK shapes them (`name`,
  * `$metadata.httpStatusCode`), so that translateAwsErrors reads both alike. The functions call DynamoDB,
  * SQS and S3 through this instead of the SDK clients: a DynamoDB client alone bundles to 320 KiB, this to
@@ -102,10 +102,42 @@ const retryable = (error: unknown): boolean =>
  * One AWS endpoint. `send` signs, sends and retries; a 2xx response is returned as is (its body unread),
  * anything else becomes an AwsServiceError (or the network error) after the last attempt.
  */
+/**
+ * Signs with aws4 (synchronous node:crypto HMACs, signing keys cached per day). `host` carries the port of a
+ * local endpoint, which is what fetch sends as Host; the headers fetch sets itself (Host, Content-Length) are
+ * signed with the values it will send and then left to it.
+ */
+const sign = (
+  url: URL,
+  init: { method: string; headers?: Record<string, string>; body?: string | Uint8Array; signQuery?: boolean },
+  service: string,
+  region: string,
+  credentials: AwsCredentials,
+) => {
+  const body =
+    init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : Buffer.from(init.body);
+  const request: aws4.Request = {
+    host: url.host,
+    path: `${url.pathname}${url.search}`,
+    method: init.method,
+    headers: { ...init.headers },
+    ...(body === undefined ? {} : { body }),
+    service,
+    region,
+    signQuery: init.signQuery,
+  };
+  aws4.sign(request, credentials);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers ?? {})) {
+    const lower = name.toLowerCase();
+    if (lower !== 'host' && lower !== 'content-length' && value !== undefined) headers[name] = String(value);
+  }
+  return { url: `${url.protocol}//${url.host}${request.path}`, headers, body };
+};
+
 export class AwsHttp {
   private readonly base: string;
   private readonly fetch: typeof fetch;
-  private readonly signingKeys = new Map<string, ArrayBuffer>();
 
   constructor(private readonly options: AwsEndpoint) {
     this.base = (options.endpoint ?? regionalEndpoint(options.service, options.region)).replace(/\/+$/, '');
@@ -131,17 +163,8 @@ export class AwsHttp {
     const credentials = await this.options.credentials();
     const target = new URL(url);
     target.searchParams.set('X-Amz-Expires', String(expiresInSeconds));
-    const signer = new AwsV4Signer({
-      url: target.toString(),
-      method,
-      ...credentials,
-      service: this.options.service,
-      region: this.options.region,
-      cache: this.signingKeys,
-      signQuery: true,
-    });
-    const signed = await signer.sign();
-    return signed.url.toString();
+    return sign(target, { method, signQuery: true }, this.options.service, this.options.region, credentials)
+      .url;
   }
 
   async send(request: SignedRequest, options: { streamBody?: boolean } = {}): Promise<Response> {
@@ -159,17 +182,13 @@ export class AwsHttp {
 
   private async attempt(request: SignedRequest, streamBody: boolean): Promise<Response> {
     const credentials = await this.options.credentials();
-    const signer = new AwsV4Signer({
-      url: `${this.base}${request.path}`,
-      method: request.method,
-      headers: request.headers,
-      body: request.body as RequestInit['body'],
-      ...credentials,
-      service: this.options.service,
-      region: this.options.region,
-      cache: this.signingKeys,
-    });
-    const signed = await signer.sign();
+    const signed = sign(
+      new URL(`${this.base}${request.path}`),
+      request,
+      this.options.service,
+      this.options.region,
+      credentials,
+    );
     const controller = new AbortController();
     const timeoutMs = this.options.timeoutMs ?? 5000;
     const timedOut = Object.assign(new Error(`${this.options.service}: no answer within ${timeoutMs} ms`), {
@@ -178,7 +197,7 @@ export class AwsHttp {
     const timer = setTimeout(() => controller.abort(timedOut), timeoutMs);
     try {
       const response = await this.fetch(signed.url, {
-        method: signed.method,
+        method: request.method,
         headers: signed.headers,
         body: signed.body as RequestInit['body'],
         signal: controller.signal,

@@ -54,6 +54,13 @@ export const TABLE = {
    * ten times 1M jobs a day each of them would take about 290 (docs/scaling.md).
    */
   sweepShards: 4,
+  /**
+   * On-demand maximum throughput of the table and of each index: a ceiling against runaway loops, set where
+   * a new on-demand table starts (4,000 writes, 12,000 reads a second) and above the peak of 1M jobs a day
+   * at ten times the average, about 1,900 write and 1,500 read units a second (docs/scaling.md). The
+   * earlier 1,000 writes throttled that peak. Context catalogJobs:maxWriteRequestUnits / maxReadRequestUnits.
+   */
+  maxThroughput: { readRequestUnits: 12_000, writeRequestUnits: 4_000 },
 } as const;
 
 export type ConsumerName = 'job-worker' | 'export-worker' | 'callback-worker';

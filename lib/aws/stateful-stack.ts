@@ -51,8 +51,8 @@ export class StatefulStack extends Stack {
 
   constructor(scope: Construct, id: string, props: StatefulStackProps = {}) {
     super(scope, id, props);
-    const maxRead = props.maxReadRequestUnits ?? 2000;
-    const maxWrite = props.maxWriteRequestUnits ?? 1000;
+    const maxRead = props.maxReadRequestUnits ?? TABLE.maxThroughput.readRequestUnits;
+    const maxWrite = props.maxWriteRequestUnits ?? TABLE.maxThroughput.writeRequestUnits;
 
     this.table = new dynamodb.Table(this, TABLE.id, {
       partitionKey: { name: TABLE.partitionKey, type: dynamodb.AttributeType.STRING },

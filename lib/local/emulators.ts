@@ -110,6 +110,7 @@ export const startEmulators = async (options: EmulatorOptions = {}): Promise<Emu
   const remembered = dataDir ? (readMeta(dataDir).ports ?? {}) : {};
   let dynamo: ReturnType<typeof dynalite> | undefined;
   let fauxqs: FauxqsServer | undefined;
+  let forms: UploadFormServer | undefined;
   try {
     dynamo = dynalite({
       createTableMs: 0,
@@ -126,9 +127,7 @@ export const startEmulators = async (options: EmulatorOptions = {}): Promise<Emu
         ...(dataDir ? { dataDir: path.join(dataDir, DATA_DIR_ENTRIES.sqsS3) } : {}),
       }),
     );
-    if (dataDir)
-      writeMeta(dataDir, { ...readMeta(dataDir), ports: { dynamodb: dynamodbPort, aws: fauxqs.port } });
-    const forms = await startUploadForms({
+    forms = await startUploadForms({
       s3: new S3Client({
         region: 'us-east-1',
         endpoint: `http://127.0.0.1:${fauxqs.port}`,
@@ -136,9 +135,17 @@ export const startEmulators = async (options: EmulatorOptions = {}): Promise<Emu
         credentials,
       }),
       secrets: { [credentials.accessKeyId]: credentials.secretAccessKey },
+      port: await freeOrAny(remembered.uploadForm),
     });
+    if (dataDir) {
+      writeMeta(dataDir, {
+        ...readMeta(dataDir),
+        ports: { dynamodb: dynamodbPort, aws: fauxqs.port, uploadForm: forms.port },
+      });
+    }
     return emulatorsOf(dynamo, dynamodbPort, fauxqs, forms, dataDir, lock);
   } catch (error) {
+    await forms?.stop().catch(() => undefined);
     await fauxqs?.stop().catch(() => undefined);
     if (dynamo?.listening) await new Promise<void>((resolve) => dynamo?.close(() => resolve()));
     lock?.release();

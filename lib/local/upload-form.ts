@@ -18,10 +18,13 @@ export interface UploadFormOptions {
   /** Access key id -> secret key: the credentials the local functions sign with. */
   readonly secrets: Readonly<Record<string, string>>;
   readonly now?: () => Date;
+  /** 0 (the default) picks a free port; a remembered one keeps forms signed before a restart valid. */
+  readonly port?: number;
 }
 
 export interface UploadFormServer {
   readonly url: string;
+  readonly port: number;
   stop(): Promise<void>;
 }
 
@@ -227,9 +230,14 @@ export const startUploadForms = async (options: UploadFormOptions): Promise<Uplo
     }
   };
   const server: Server = createServer((req, res) => void handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://127.0.0.1:${port}`,
+    port,
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

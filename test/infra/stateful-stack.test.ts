@@ -51,7 +51,7 @@ describe('table', () => {
     stateful$.hasResource('AWS::DynamoDB::Table', {
       Properties: Match.objectLike({
         BillingMode: 'PAY_PER_REQUEST',
-        OnDemandThroughput: { MaxReadRequestUnits: 2000, MaxWriteRequestUnits: 1000 },
+        OnDemandThroughput: { MaxReadRequestUnits: 12_000, MaxWriteRequestUnits: 4_000 },
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         SSESpecification: { SSEEnabled: true },
         DeletionProtectionEnabled: true,

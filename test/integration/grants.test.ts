@@ -48,15 +48,18 @@ interface Call {
 const config = loadConfig(process.env);
 
 const recording = (inner: TableContext, calls: Call[]): TableContext => {
+  const record = <T>(call: Call, result: T): T => {
+    calls.push(call);
+    return result;
+  };
   const db: DocumentTable = {
-    get: (input) => (calls.push({ action: 'GetItem' }), inner.db.get(input)),
-    put: (input) => (calls.push({ action: 'PutItem' }), inner.db.put(input)),
-    update: (input) => (calls.push({ action: 'UpdateItem' }), inner.db.update(input)),
-    delete: (input) => (calls.push({ action: 'DeleteItem' }), inner.db.delete(input)),
-    query: (input) => (calls.push({ action: 'Query', index: input.IndexName }), inner.db.query(input)),
-    batchGet: (name, keys, consistent) => (
-      calls.push({ action: 'BatchGetItem' }), inner.db.batchGet(name, keys, consistent)
-    ),
+    get: (input) => record({ action: 'GetItem' }, inner.db.get(input)),
+    put: (input) => record({ action: 'PutItem' }, inner.db.put(input)),
+    update: (input) => record({ action: 'UpdateItem' }, inner.db.update(input)),
+    delete: (input) => record({ action: 'DeleteItem' }, inner.db.delete(input)),
+    query: (input) => record({ action: 'Query', index: input.IndexName }, inner.db.query(input)),
+    batchGet: (name, keys, consistent) =>
+      record({ action: 'BatchGetItem' }, inner.db.batchGet(name, keys, consistent)),
   };
   return { db, tableName: inner.tableName };
 };

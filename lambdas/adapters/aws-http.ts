@@ -162,6 +162,8 @@ export class AwsHttp {
   async presign(url: string, expiresInSeconds: number, method = 'GET'): Promise<string> {
     const credentials = await this.options.credentials();
     const target = new URL(url);
+    // As the SDK's presigner: S3 signs no payload for a presigned URL, and says so in the query.
+    if (this.options.service === 's3') target.searchParams.set('X-Amz-Content-Sha256', 'UNSIGNED-PAYLOAD');
     target.searchParams.set('X-Amz-Expires', String(expiresInSeconds));
     return sign(target, { method, signQuery: true }, this.options.service, this.options.region, credentials)
       .url;

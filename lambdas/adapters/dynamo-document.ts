@@ -8,6 +8,7 @@ import type {
 } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AwsJsonApi } from './aws-http';
+import { shieldConstructorKeys } from './dynamo-marshalling';
 
 type Item = Record<string, unknown>;
 type Wire = Record<string, unknown>;
@@ -27,7 +28,12 @@ export interface DocumentTable {
 }
 
 const MARSHALL = { removeUndefinedValues: true, convertClassInstanceToMap: false } as const;
-const toWire = (value: Item | undefined): Wire | undefined => (value ? marshall(value, MARSHALL) : undefined);
+/**
+ * util-dynamodb tells a value's type by `value.constructor.name`: a client's object with its own
+ * `constructor` key is handed to it as a Map (dynamo-marshalling.ts), which it marshals entry by entry.
+ */
+const toWire = (value: Item | undefined): Wire | undefined =>
+  value ? marshall(shieldConstructorKeys(value) as Item, MARSHALL) : undefined;
 const fromWire = (value: unknown): Item | undefined =>
   value ? unmarshall(value as Parameters<typeof unmarshall>[0]) : undefined;
 

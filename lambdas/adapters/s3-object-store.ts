@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import { NotFoundError } from '../core/errors';
-import type { Clock, ObjectStore, SignedUrl, UploadForm, WrittenObject } from '../core/ports';
+import type {
+  Clock,
+  DownloadResponse,
+  ObjectStore,
+  SignedUrl,
+  UploadForm,
+  WrittenObject,
+} from '../core/ports';
 import { translateAwsErrors } from './aws-errors';
 import { AwsHttp, type CredentialSource } from './aws-http';
 import { postPolicyFields } from './s3-post-policy';
@@ -19,6 +26,12 @@ export interface S3Location {
 
 /** What `write` holds in memory at most; larger objects go through S3StreamingStore's multipart upload. */
 export const BUFFERED_WRITE_LIMIT = 16 * 1024 * 1024;
+
+/** `inline` with an ASCII fallback name and the RFC 5987 UTF-8 name, so any file name is safe in the header. */
+const inlineDisposition = (fileName: string): string => {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+};
 
 /** Object keys are ids and slashes; every segment is escaped all the same. */
 const escapeKey = (key: string): string => key.split('/').map(encodeURIComponent).join('/');
@@ -81,9 +94,19 @@ export class S3ObjectStore implements ObjectStore {
     return { url, fields, maxBytes, expiresAt: this.expiry(expiresInSeconds) };
   }
 
-  async presignDownload(key: string, expiresInSeconds: number): Promise<SignedUrl> {
+  /** `response` sets the Content-Type and an inline Content-Disposition S3 answers the GET with (signed too). */
+  async presignDownload(
+    key: string,
+    expiresInSeconds: number,
+    response?: DownloadResponse,
+  ): Promise<SignedUrl> {
+    const target = new URL(`${this.http.endpoint}/${escapeKey(key)}`);
+    if (response?.contentType) target.searchParams.set('response-content-type', response.contentType);
+    if (response?.fileName) {
+      target.searchParams.set('response-content-disposition', inlineDisposition(response.fileName));
+    }
     const url = await translateAwsErrors('sign download url', () =>
-      this.http.presign(`${this.http.endpoint}/${escapeKey(key)}`, expiresInSeconds),
+      this.http.presign(target.toString(), expiresInSeconds),
     );
     return { url, expiresAt: this.expiry(expiresInSeconds) };
   }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { ObjectStore, SignedUrl, UploadForm, WrittenObject } from '../core/ports';
+import type { DownloadResponse, ObjectStore, SignedUrl, UploadForm, WrittenObject } from '../core/ports';
 import { translateAwsErrors } from './aws-errors';
 import type { S3ObjectStore } from './s3-object-store';
 
@@ -25,8 +25,8 @@ export class S3StreamingStore implements ObjectStore {
     return this.store.presignUpload(key, contentType, seconds, maxBytes);
   }
 
-  presignDownload(key: string, seconds: number): Promise<SignedUrl> {
-    return this.store.presignDownload(key, seconds);
+  presignDownload(key: string, seconds: number, response?: DownloadResponse): Promise<SignedUrl> {
+    return this.store.presignDownload(key, seconds, response);
   }
 
   size(key: string): Promise<number | undefined> {

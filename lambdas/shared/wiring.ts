@@ -144,10 +144,12 @@ export const operationsDeps = (config: Config): OperationsRouteDeps => ({
   jobs: jobRepository(config),
   exports: exportRepository(config),
   catalogs: objectStore(config, 'catalogs'),
+  files: fileRepository(config),
+  uploads: objectStore(config, 'uploads'),
   queue: workQueue(config),
 });
 
 export type OperationsRouteDeps = Pick<
   AppDeps,
-  'jobs' | 'exports' | 'catalogs' | 'queue' | 'clock' | 'ids' | 'logger' | 'metrics'
+  'jobs' | 'exports' | 'catalogs' | 'files' | 'uploads' | 'queue' | 'clock' | 'ids' | 'logger' | 'metrics'
 >;

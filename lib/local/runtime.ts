@@ -8,11 +8,12 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { type ConsumerName, QUEUES, type QueueKey, RECONCILER, ROUTES } from '../resources';
 import { type AuthorizerHandler, createApiGateway, type ProxyHandler, type StaticRoute } from './api-gateway';
+import { type ConsumerThread, startConsumerThread } from './consumer-thread';
 import { readMeta, writeMeta } from './data-dir';
 import { type Emulators, startEmulators } from './emulators';
 import { lambdaEnvironment, type ProvisionedResources, provisionAll } from './provision';
 import { type RecoveryReport, recoverAfterRestart } from './recover';
-import { type Poller, type SqsHandler, startPoller } from './sqs-poller';
+import { DEFAULT_MAX_CONCURRENT_BATCHES } from './sqs-poller';
 
 export interface LocalRuntimeOptions {
   readonly port?: number;
@@ -108,6 +109,10 @@ const serve = async (
     POWERTOOLS_SERVICE_NAME: 'catalog-jobs',
     // No CloudWatch here: metrics would only be EMF lines on stdout. POWERTOOLS_METRICS_DISABLED=false shows them.
     POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
+    // No X-Ray here either (Powertools traces only in Lambda). In its default mode the X-Ray SDK, which
+    // the Tracer imports, hooks every promise from the moment it loads: locally, for nothing, it doubled the
+    // time a job takes to read a 100 MB CSV (bench/api-under-load.ts: 28 s against 12-14 s).
+    AWS_XRAY_MANUAL_MODE: process.env.AWS_XRAY_MANUAL_MODE ?? 'true',
     ...lambdaEnvironment(resources, {
       dynamodb: emulators.dynamodb,
       aws: emulators.aws,
@@ -154,28 +159,41 @@ const serve = async (
   const authorizer = await importHandler<AuthorizerHandler>('authorizer');
 
   // One poller per consumer, reading its queues in priority order (rush before standard).
-  const consumers = new Map<ConsumerName, { url: string; batchSize: number; priority: number }[]>();
+  // The settings of lib/resources.ts, as Lambda's event sources have them: batch size, and the concurrency
+  // cap (bounded by the poller's own default: one machine does not run 200 jobs at once).
+  const consumers = new Map<
+    ConsumerName,
+    { url: string; batchSize: number; maxConcurrentBatches: number; priority: number }[]
+  >();
   for (const [key, q] of Object.entries(QUEUES) as [QueueKey, (typeof QUEUES)[QueueKey]][]) {
     const list = consumers.get(q.consumer) ?? [];
-    list.push({ url: resources.queueUrls[key], batchSize: q.batchSize, priority: q.priority });
+    list.push({
+      url: resources.queueUrls[key],
+      batchSize: q.batchSize,
+      maxConcurrentBatches: Math.min(q.maxConcurrency, DEFAULT_MAX_CONCURRENT_BATCHES),
+      priority: q.priority,
+    });
     consumers.set(q.consumer, list);
   }
-  const pollers: Poller[] = [];
+  // Each consumer in a thread of its own, as each Lambda function has its own process: a job parsing a
+  // large source must not take the event loop that serves the API and the emulators.
+  const pollers: ConsumerThread[] = [];
   for (const [consumer, queues] of consumers) {
-    if (!existsSync(path.join(handlersDir, 'queue', `${consumer}.ts`))) continue;
-    const handler = await importHandler<SqsHandler>(`queue/${consumer}`);
+    const module = path.join(handlersDir, 'queue', `${consumer}.ts`);
+    if (!existsSync(module)) continue;
     pollers.push(
-      startPoller({
-        sqs,
+      startConsumerThread({
         name: consumer,
+        module,
+        sqsEndpoint: emulators.aws,
         queues: [...queues].sort((a, b) => a.priority - b.priority),
-        handler,
         // At least 1: fauxqs 2.4 loses a message whose visibility is changed to 0 with a data directory.
         retryVisibilitySeconds: Math.max(1, options.retryVisibilitySeconds ?? 2),
         log,
       }),
     );
   }
+  await Promise.all(pollers.map((p) => p.ready));
 
   // The reconciler runs at start-up and then on the same schedule as in AWS.
   const reconciler = await importHandler<() => Promise<unknown>>('reconciler');

@@ -11,6 +11,7 @@ import type {
   ClientRecord,
   Clock,
   CredentialRepository,
+  DownloadResponse,
   ExportRef,
   ExportRepository,
   FileRepository,
@@ -364,8 +365,13 @@ export class FakeObjectStore implements ObjectStore {
     const { url, expiresAt } = this.signed('', 'post', seconds);
     return { url, fields: { key, 'Content-Type': contentType, Policy: randomUUID() }, maxBytes, expiresAt };
   }
-  async presignDownload(key: string, seconds: number): Promise<SignedUrl> {
-    return this.signed(key, 'get', seconds);
+  async presignDownload(key: string, seconds: number, response?: DownloadResponse): Promise<SignedUrl> {
+    const signed = this.signed(key, 'get', seconds);
+    if (!response?.contentType) return signed;
+    return {
+      ...signed,
+      url: `${signed.url}&response-content-type=${encodeURIComponent(response.contentType)}`,
+    };
   }
   async size(key: string): Promise<number | undefined> {
     return this.objects.get(key)?.length;

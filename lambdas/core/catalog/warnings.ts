@@ -6,7 +6,8 @@
 export const WARNING_CODES = [
   // a whole source or column
   'source_unreadable',
-  'missing_field',
+  'no_prices',
+  'no_identifiers',
   'ambiguous_column',
   'encoding_fallback',
   'unreadable_record',
@@ -17,8 +18,9 @@ export const WARNING_CODES = [
   'invalid_price',
   'unknown_currency',
   'unlabelled_prices',
-  'invalid_barcode',
-  'barcode_scientific_notation',
+  'invalid_gtin',
+  'bad_check_digit',
+  'scientific_notation',
   'conflicting_values',
   'invalid_calories',
   'invalid_url',
@@ -28,10 +30,12 @@ export const WARNING_CODES = [
   'missing_name',
   'duplicate_item',
   'duplicate_variant',
+  'duplicate_product',
   'duplicate_modifier',
   'incomplete_modifier',
-  'no_own_price',
+  'no_price',
   'orphan_variant',
+  'not_an_item',
   'too_many_variants',
   // job settings
   'invalid_client_mapping',
@@ -46,6 +50,8 @@ export interface CatalogWarning {
   readonly row: number | null;
   /** The column as the source names it (its header), or the field. */
   readonly column: string | null;
+  /** Workbooks: the sheet the row is on. */
+  readonly sheet?: string;
   readonly code: WarningCode;
   readonly message: string;
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { catalogDocumentV1Schema as catalogDocumentSchema } from '../catalog/document-v1';
+import { catalogDocumentSchema } from '../catalog/document';
+import { jobResultsSchema } from '../catalog/finishing/results';
 import { EXPORT_STATES } from './export';
 import { FILE_STATES } from './file';
 import { JOB_STATES, JOB_TYPES, jobSchema, PROCESSING_TYPES } from './job';
@@ -40,61 +41,8 @@ export const storedProblemSchema = z
 
 const int = z.int().min(0);
 
-const catalogSummarySchema = z.looseObject({
-  item_count: int,
-  category_count: int,
-  modifier_group_count: int,
-  image_count: int,
-});
-
-const rowWarningSchema = z.looseObject({
-  source: z.string().meta({ description: 'The catalog source (URL or file id), or `client_mappings`.' }),
-  row: z.int().nullable().meta({ description: '1-based row; in CSV the header is row 1.' }),
-  column: z.string().nullable(),
-  message: z.string(),
-});
-
-const sourceSummarySchema = z.looseObject({
-  source: z.string(),
-  format: z.enum(['csv', 'json', 'xlsx', 'pdf', 'image', 'unknown']),
-  rows: int,
-  items: int,
-});
-
-const unreachableImageSchema = z.looseObject({
-  url: z.string(),
-  status: z.int().nullable().meta({ description: 'The HTTP status when the server answered.' }),
-  reason: z.string(),
-});
-
-/**
- * `results`: `{}` right after creation (seed 2.3); a summary once processed (SPEC 5.2). The full catalog is
- * delivered by a data export. Open: keys may be added.
- */
-export const jobResultsSchema = z
-  .looseObject({
-    catalog: catalogSummarySchema.optional(),
-    warnings: z.array(rowWarningSchema).optional().meta({ description: 'The first 100 row warnings.' }),
-    warning_count: int.optional(),
-    sources: z.array(sourceSummarySchema).optional(),
-    mapped_count: int.optional().meta({ description: 'retail_image_mapping: images mapped to a product.' }),
-    unmatched_images: z.array(z.string()).optional(),
-    unmatched_count: int.optional(),
-    unreachable_images: z.array(unreachableImageSchema).optional(),
-    unreachable_count: int.optional(),
-    products_without_image_count: int.optional(),
-    review_reasons: z
-      .array(z.string())
-      .optional()
-      .meta({ description: 'Why the job went to the operations team (state `in_review`).' }),
-    catalog_replaced_at: timestamp.optional(),
-  })
-  .meta({
-    description:
-      'Empty right after creation. Once the job is processed: a summary of the catalog built (counts, the ' +
-      'first 100 row warnings, one entry per source), plus the image-mapping counts for ' +
-      '`retail_image_mapping`. The catalog itself is delivered by a data export.',
-  });
+/** SPEC 5.2 `results`: defined once, with the pipeline that builds it (catalog/finishing/results.ts). */
+export { jobResultsSchema };
 
 /** SPEC 3.1: the job as GET /v1/jobs/{id} shows it (model.ts jobResource). */
 export const jobResourceSchema = z.strictObject({
@@ -244,8 +192,73 @@ export const opsJobSchema = jobResourceSchema.extend({
   client_id: z.string().meta({ description: 'The client (tenant) the job belongs to.' }),
 });
 
+const relativeBoxSchema = z
+  .strictObject({
+    x: z.number().min(0).max(1),
+    y: z.number().min(0).max(1),
+    width: z.number().min(0).max(1),
+    height: z.number().min(0).max(1),
+  })
+  .meta({ description: 'Fractions of the page’s width and height, origin at the top-left corner.' });
+
+/** One drafted item's provenance (use-cases/draft-review.ts ItemProvenance). */
+export const itemProvenanceSchema = z.strictObject({
+  item_id: z.uuid().meta({ description: 'The item in `draft_catalog`.' }),
+  name: z.string().meta({ description: 'The item’s name as drafted.' }),
+  source: z.string().meta({ description: 'The catalog source as the job names it (URL or file id).' }),
+  source_index: z.int().min(0).meta({ description: 'Its position in `catalog_sources`: `sources/{n}`.' }),
+  page: z.int().min(1).meta({ description: '1-based page (an image is page 1).' }),
+  box: relativeBoxSchema,
+  method: z.enum(['text', 'ocr']).meta({ description: '`text`: a PDF text layer; `ocr`: read from pixels.' }),
+  confidence: z
+    .number()
+    .min(0)
+    .max(1)
+    .meta({ description: 'How sure the machine is; check the lowest first.' }),
+  doubts: z.array(z.string()).meta({ description: 'Why the confidence is lowered, for the reviewer.' }),
+});
+
+/** A source as operators see it (operations.ts sourceViews). */
+export const opsSourceViewSchema = z.strictObject({
+  index: z.int().min(0),
+  source: z.string(),
+  format: z
+    .string()
+    .nullable()
+    .meta({ description: 'How it was read (`pdf`, `image`, …); null if unknown.' }),
+  content_type: z.string().nullable(),
+  size_bytes: z.int().min(0).nullable(),
+  pages: z.int().min(0).nullable(),
+  view_path: z.string().meta({ description: 'GET it (operator key) to view the source’s bytes.' }),
+  viewable: z.boolean().meta({
+    description:
+      'False for a URL source of which no copy was kept (copies are kept of drafted PDFs and images).',
+  }),
+});
+
+/** GET /v1/ops/jobs/{id}/sources/{n} with `Accept: application/json` (use-cases/draft-review.ts). */
+export const opsSourceDownloadSchema = z.strictObject({
+  index: z.int().min(0),
+  source: z.string(),
+  url: z
+    .url()
+    .meta({ description: 'Presigned GET of the bytes, valid 5 minutes; shown inline by browsers.' }),
+  expires_at: timestamp,
+  content_type: z.string().nullable(),
+  size_bytes: z.int().min(0),
+});
+
 /** GET /v1/ops/jobs/{id} (operations.ts getOpsJob). */
 export const opsJobDetailSchema = opsJobSchema.extend({
+  draft_provenance: z
+    .array(itemProvenanceSchema)
+    .nullable()
+    .meta({
+      description:
+        'For each item drafted from a PDF or photo: where it was read and how sure the machine is, lowest ' +
+        'confidence first. Null when no source was drafted.',
+    }),
+  sources: z.array(opsSourceViewSchema),
   draft_catalog: catalogDocumentSchema.nullable().meta({
     description: 'The catalog built so far, inline up to 1 MB; null when there is none or it is larger.',
   }),

@@ -1,13 +1,11 @@
-import type { SourceInput } from '../catalog/builder';
-import { CatalogBuilder, summariseCatalog } from '../catalog/builder';
-import type { CatalogDocumentV1 as CatalogDocument } from '../catalog/document-v1';
-import { CatalogError } from '../catalog/errors';
-import { mapImages } from '../catalog/image-mapping';
+import { type BuiltCatalog, buildCatalog } from '../catalog/build-catalog';
+import { CatalogError, SourceTooLargeError } from '../catalog/errors';
+import type { SourceInput } from '../catalog/read-source';
 import { catalogJsonChunks } from '../catalog/writer';
 import { ConflictError, NotFoundError } from '../errors';
 import type { JobRecord, Problem } from '../model';
 import { problem } from '../model';
-import { discardBody, OutboundError } from '../outbound';
+import { discardBody, OutboundError, OutboundTooLargeError } from '../outbound';
 import {
   type Clock,
   type ExportRepository,
@@ -16,10 +14,13 @@ import {
   type ObjectStore,
   type OutboundHttp,
   objectKeys,
+  type PageRasterizer,
+  type TextRecognizer,
   type WorkQueue,
 } from '../ports';
 import { isUuid, LIMITS } from '../schemas/job';
 import { jobMayMove } from '../states';
+import { DraftCollector } from './draft-collector';
 import { wakeExportsOfJob } from './export-processing';
 
 export interface JobProcessingDeps {
@@ -31,6 +32,9 @@ export interface JobProcessingDeps {
   readonly http: OutboundHttp;
   readonly queue: WorkQueue;
   readonly clock: Clock;
+  /** OCR for photographed menus and scanned PDF pages (SPEC 5.2 drafts); absent: PDF text layers only. */
+  readonly recognizer?: TextRecognizer;
+  readonly rasterizer?: PageRasterizer;
 }
 
 /** One source fetch, from the first byte to the last. */
@@ -58,17 +62,55 @@ class SourceHttpError extends OutboundError {
 
 const seconds = (date: Date, n: number): string => new Date(date.getTime() + n * 1000).toISOString();
 
+interface OpenedSource {
+  readonly input: SourceInput;
+  /** What ended the read of the bytes early, if anything, even when a reader swallowed it. */
+  readonly failure: () => unknown;
+}
+
+/**
+ * Counts a source's bytes: past the limit the read fails with SourceTooLargeError. Whatever ends the
+ * read early is remembered, so that a reader that takes a failed stream for its end (a streaming CSV
+ * parser may) cannot cut a source short silently.
+ */
+const metered = (
+  body: AsyncIterable<Uint8Array>,
+): { body: AsyncIterable<Uint8Array>; failure: () => unknown } => {
+  let failure: unknown;
+  return {
+    failure: () => failure,
+    body: {
+      async *[Symbol.asyncIterator]() {
+        let bytes = 0;
+        try {
+          for await (const chunk of body) {
+            bytes += chunk.byteLength;
+            if (bytes > LIMITS.sourceFileBytes) throw new SourceTooLargeError();
+            yield chunk;
+          }
+        } catch (error) {
+          failure =
+            error instanceof OutboundTooLargeError ? new SourceTooLargeError({ cause: error }) : error;
+          throw failure;
+        }
+      },
+    },
+  };
+};
+
 /** Opens one catalog source as a byte stream: an uploaded file of the job's client, or a URL (guarded). */
-const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: string): Promise<SourceInput> => {
+const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: string): Promise<OpenedSource> => {
   if (isUuid(source)) {
     const file = await deps.files.get(job.clientId, source);
     if (!file) throw new CatalogError(`the uploaded file ${source} no longer exists`, 'source_unreadable');
     try {
+      // The presigned upload refuses larger bodies, but the object may have been replaced since.
+      if (((await deps.uploads.size(file.objectKey)) ?? 0) > LIMITS.sourceFileBytes)
+        throw new SourceTooLargeError();
+      const bytes = metered(await deps.uploads.read(file.objectKey));
       return {
-        source,
-        body: await deps.uploads.read(file.objectKey),
-        contentType: file.contentType,
-        name: file.filename,
+        input: { source, body: bytes.body, contentType: file.contentType, name: file.filename },
+        failure: bytes.failure,
       };
     } catch (error) {
       if (error instanceof NotFoundError)
@@ -76,31 +118,33 @@ const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: strin
       throw error;
     }
   }
-  const response = await deps.http.request({
-    url: source,
-    method: 'GET',
-    headers: { accept: 'text/csv, application/json, */*;q=0.5' },
-    timeoutMs: SOURCE_TIMEOUT_MS,
-    maxBytes: LIMITS.sourceFileBytes,
-    followRedirects: true,
-  });
+  const response = await deps.http
+    .request({
+      url: source,
+      method: 'GET',
+      headers: { accept: 'text/csv, application/json, */*;q=0.5' },
+      timeoutMs: SOURCE_TIMEOUT_MS,
+      maxBytes: LIMITS.sourceFileBytes,
+      followRedirects: true,
+    })
+    .catch((error: unknown) => {
+      // A Content-Length over the limit: refused before a byte of the body is read.
+      throw error instanceof OutboundTooLargeError ? new SourceTooLargeError({ cause: error }) : error;
+    });
   if (response.status < 200 || response.status > 299) {
     await discardBody(response);
     throw new SourceHttpError(response.status);
   }
+  const bytes = metered(response.body);
   return {
-    source,
-    body: response.body,
-    contentType: response.headers['content-type'] ?? null,
-    name: response.url,
+    input: {
+      source,
+      body: bytes.body,
+      contentType: response.headers['content-type'] ?? null,
+      name: response.url,
+    },
+    failure: bytes.failure,
   };
-};
-
-/** The message a source failure leaves in the job's warnings and, if nothing was read, in its error. */
-const describe = (error: unknown): string => {
-  if (error instanceof CatalogError) return error.message;
-  if (error instanceof OutboundError) return `could not be fetched: ${error.message}`;
-  return 'could not be read';
 };
 
 /** Moves a job to `failed` with a problem object and wakes its exports (they fail with job_failed). */
@@ -162,50 +206,36 @@ const release = async (deps: JobProcessingDeps, job: JobRecord): Promise<void> =
 };
 
 interface Built {
-  readonly document: CatalogDocument;
-  readonly results: Record<string, unknown>;
-  readonly itemCount: number;
+  readonly catalog: BuiltCatalog;
+  /** What the PDF and photo readers drafted, for the review record. */
+  readonly drafts: DraftCollector;
+  /** Why the job goes to the operations team: its instructions, and what the pipeline could not read. */
   readonly review: readonly string[];
-  readonly failures: readonly { source: string; message: string }[];
 }
 
 /**
- * Reads every source into a catalog. A source that cannot be read is a warning (and, if no source yields
- * anything, the job's error); a transient failure is thrown so that SQS retries the job, except on the
- * last delivery, where it counts as unreadable.
+ * Builds the catalog through the pipeline's one entry point. A transient failure of a source is thrown so
+ * that SQS retries the job, except on the last delivery, where the source counts as unreadable.
  */
 const build = async (deps: JobProcessingDeps, job: JobRecord, delivery: Delivery): Promise<Built> => {
-  const builder = new CatalogBuilder({ id: job.id, job_type: job.jobType, job_data: job.jobData });
-  const review: string[] = [];
-  if (job.jobData.instructions?.trim()) review.push('the job carries instructions for the operations team');
-  const failures: { source: string; message: string }[] = [];
-  const lastAttempt = delivery.attempt >= delivery.maxAttempts;
-  for (const source of job.jobData.catalog_sources) {
-    try {
-      const outcome = await builder.addSource(await openSource(deps, job, source));
-      if (!outcome.readable) review.push(`${source} is ${outcome.format}, which is not machine-readable`);
-    } catch (error) {
-      const transient = error instanceof OutboundError && error.retryable;
-      const permanent = error instanceof CatalogError || (error instanceof OutboundError && !error.retryable);
-      if (error instanceof CatalogError && error.code === 'too_many_items') throw error;
-      if (!permanent && !(transient && lastAttempt)) throw error;
-      failures.push({ source, message: describe(error) });
-      builder.warn({ source, row: null, column: null, message: describe(error) });
-      if (!builder.sources.some((s) => s.source === source)) {
-        builder.recordSource({ source, format: 'unknown', rows: 0, items: 0 });
-      }
-    }
-  }
-  const built = builder.build(deps.clock.now());
-  let document = built.document;
-  let results: Record<string, unknown> = { ...built.results };
-  if ('image_sources' in job.jobData && job.jobData.image_sources.length > 0) {
-    const mapped = await mapImages(deps.http, document, job.jobData.image_sources);
-    document = mapped.document;
-    results = { ...results, catalog: summariseCatalog(document), ...mapped.results };
-  }
-  if (review.length > 0) results = { ...results, review_reasons: review };
-  return { document, results, itemCount: builder.itemCount, review, failures };
+  const drafts = new DraftCollector(deps, job);
+  const catalog = await buildCatalog({
+    job: { id: job.id, job_type: job.jobType, job_data: job.jobData },
+    sources: job.jobData.catalog_sources,
+    open: async (source) => {
+      const opened = await openSource(deps, job, source);
+      return { ...opened.input, failure: opened.failure };
+    },
+    http: deps.http,
+    drafting: drafts,
+    now: deps.clock.now(),
+    lastAttempt: delivery.attempt >= delivery.maxAttempts,
+  }).finally(() => drafts.release());
+  const review = [
+    ...(job.jobData.instructions?.trim() ? ['the job carries instructions for the operations team'] : []),
+    ...catalog.review,
+  ];
+  return { catalog, drafts, review };
 };
 
 /**
@@ -259,26 +289,35 @@ export const processJob = async (
 /** Stores the built catalog and moves the job on: failed, in review, or completed. */
 const finish = async (deps: JobProcessingDeps, job: JobRecord, built: Built): Promise<ProcessOutcome> => {
   const at = deps.clock.now().toISOString();
-  if (built.itemCount === 0 && built.failures.length > 0 && built.review.length === 0) {
-    const detail = built.failures.map((f) => `${f.source}: ${f.message}`).join('; ');
-    const failed = await failJob(
-      deps,
-      job,
-      problem('source_unreadable', 'No source could be read', detail.slice(0, 2000)),
-    );
+  const { catalog } = built;
+  if (catalog.itemCount === 0 && catalog.failures.length > 0 && built.review.length === 0) {
+    const detail = catalog.failures.map((f) => `${f.source}: ${f.message}`).join('; ');
+    const code = catalog.failures.every((f) => f.code === 'source_too_large')
+      ? 'source_too_large'
+      : 'source_unreadable';
+    const failed = await failJob(deps, job, problem(code, 'No source could be read', detail.slice(0, 2000)));
     return failed ? { kind: 'failed', job: failed } : { kind: 'skipped', reason: 'busy' };
   }
   await deps.catalogs.write(
     objectKeys.catalog(job.clientId, job.id),
-    catalogJsonChunks(built.document),
+    catalogJsonChunks(catalog.document),
     'application/json',
   );
+  // Where each drafted item was read and how sure the machine is, beside the draft (GET /v1/ops/jobs/{id}).
+  await built.drafts.finish(catalog.document);
   const to = built.review.length > 0 ? 'in_review' : 'completed';
   try {
     const moved = await deps.jobs.transition(job.clientId, job.id, {
       event: to === 'completed' ? 'complete' : 'send_to_review',
       expectedVersion: job.version,
-      set: { results: built.results, leaseUntil: null, ...(to === 'completed' ? { completedAt: at } : {}) },
+      set: {
+        results:
+          built.review.length > 0
+            ? { ...catalog.results, review_reasons: [...built.review] }
+            : catalog.results,
+        leaseUntil: null,
+        ...(to === 'completed' ? { completedAt: at } : {}),
+      },
       at,
     });
     if (to === 'completed') await wakeExportsOfJob(deps, moved);

@@ -1,9 +1,10 @@
 import { QUEUES } from '../../../lib/resources';
 import { GuardedHttp } from '../../adapters/guarded-http';
 import { jobMessageSchema } from '../../core/messages';
-import { processJob } from '../../core/use-cases/job-processing';
+import { type JobProcessingDeps, processJob } from '../../core/use-cases/job-processing';
 import { loadConfig } from '../../shared/config';
 import type { AppDeps } from '../../shared/deps';
+import { draftingAdapters } from '../../shared/drafting';
 import { lazy } from '../../shared/lazy';
 import { count, METRIC } from '../../shared/metrics';
 import { sqsConsumer } from '../../shared/queue';
@@ -20,7 +21,8 @@ import {
 export type JobWorkerDeps = Pick<
   AppDeps,
   'jobs' | 'files' | 'exports' | 'uploads' | 'catalogs' | 'http' | 'queue' | 'clock' | 'logger' | 'metrics'
->;
+> &
+  Pick<JobProcessingDeps, 'recognizer' | 'rasterizer'>;
 
 const OUTCOME_METRIC = {
   completed: METRIC.jobsCompleted,
@@ -60,5 +62,7 @@ export const handler = lazy(() => {
     catalogs: streamingObjectStore(config, 'catalogs'),
     http: new GuardedHttp({ allowLoopback: config.allowLoopbackUrls }),
     queue: workQueue(config),
+    // OCR and PDF rendering for drafts (SPEC 5.2), started on the first image.
+    ...draftingAdapters(config.moduleRoot),
   });
 });

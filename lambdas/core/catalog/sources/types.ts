@@ -1,6 +1,7 @@
 import type { OutboundHttp } from '../../ports';
 import type { JobType, Language } from '../../schemas/job';
 import type { Draft } from '../draft';
+import type { DraftingServices } from '../drafts/drafting';
 import type { WarningInput } from '../warnings';
 
 /**
@@ -15,11 +16,17 @@ import type { WarningInput } from '../warnings';
  * person must check the result (`ctx.needsReview`: the job then goes to `in_review`).
  */
 
+/** Bytes as a source yields them: a Node Readable, a fetch body, or the OutboundResponse body. */
+export type ByteStream = AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
+
 export const SOURCE_FORMATS = ['csv', 'xlsx', 'json', 'pdf', 'image', 'html', 'unknown'] as const;
 export type SourceFormat = (typeof SOURCE_FORMATS)[number];
 
-/** Text encodings a source may be in (SPEC 5.2: a BOM decides, else strict UTF-8, else Windows-1252). */
-export const TEXT_ENCODINGS = ['utf-8', 'utf-16le', 'utf-16be', 'windows-1252'] as const;
+/**
+ * Text encodings a source may be in (SPEC 5.2: a BOM decides, else strict UTF-8, else Windows-1252; and
+ * Shift_JIS, what Japanese Excel writes, when the bytes are plainly Japanese).
+ */
+export const TEXT_ENCODINGS = ['utf-8', 'utf-16le', 'utf-16be', 'windows-1252', 'shift_jis'] as const;
 export type TextEncoding = (typeof TEXT_ENCODINGS)[number];
 
 /** One cell as a reader yields it. Objects come from JSON rows (a price `{ amount, currency }`). */
@@ -39,12 +46,14 @@ export interface TableRow {
 
 /**
  * A table as a reader yields it: every row from the top, header row included (the header mapper finds
- * it, skipping title rows above it). Blank rows may be left in: they are skipped without a warning.
+ * it, skipping title rows above it), in batches (whatever the reader has at hand: a parsed chunk of a
+ * CSV, a whole sheet), so that the pipeline awaits once per batch, not once per row. Blank rows may be
+ * left in: they are skipped without a warning.
  */
 export interface Table {
   /** The sheet's name in a workbook; null for a single-table source. */
   readonly sheet: string | null;
-  readonly rows: AsyncIterable<TableRow> | Iterable<TableRow>;
+  readonly batches: AsyncIterable<readonly TableRow[]> | Iterable<readonly TableRow[]>;
 }
 
 export type ReaderOutput =
@@ -72,7 +81,7 @@ export interface OpenedSource extends SourceProbe {
 /** How a source was read, beyond what the table pipeline records itself (columns, rows, items). */
 export interface SourceDetails {
   readonly encoding?: TextEncoding | null;
-  /** `shopify`, `square`, `woocommerce`, `generic`, `catalog_document`; web and draft readers add theirs. */
+  /** `shopify`, `square`, `woocommerce`, `generic`; web and draft readers add theirs (`schema_org`, …). */
   readonly profile?: string | null;
   readonly delimiter?: string | null;
   /** Pages of a paged source (PDF, an online store's API). */
@@ -89,6 +98,8 @@ export interface ReadContext {
   readonly currency: string;
   /** Outbound requests (online store readers page through an API); always the guarded client. */
   readonly http?: OutboundHttp;
+  /** OCR engines and review records for the PDF and photo readers (drafts/drafting.ts). */
+  readonly drafting?: DraftingServices;
   /** A value, row or part of the source that could not be used; `source` defaults to this source. */
   warn(warning: WarningInput): void;
   /** This source needs a person: the job goes to `in_review` with the reason. */

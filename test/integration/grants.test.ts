@@ -23,6 +23,7 @@ import { makeListJobsHandler } from '../../lambdas/handlers/http/list-jobs';
 import { makeOpsCompleteJobHandler } from '../../lambdas/handlers/http/ops-complete-job';
 import { makeOpsFailJobHandler } from '../../lambdas/handlers/http/ops-fail-job';
 import { makeOpsGetJobHandler } from '../../lambdas/handlers/http/ops-get-job';
+import { makeOpsGetJobSourceHandler } from '../../lambdas/handlers/http/ops-get-job-source';
 import { makeOpsListJobsHandler } from '../../lambdas/handlers/http/ops-list-jobs';
 import { makeReconcilerHandler } from '../../lambdas/handlers/reconciler';
 import { loadConfig } from '../../lambdas/shared/config';
@@ -266,6 +267,16 @@ describe('each function calls DynamoDB only as its role allows', () => {
       await run(
         makeOpsGetJobHandler(depsOf('ops-get-job')),
         apiEvent({ method: 'GET', pathParameters: { id: one.id }, ...ops }),
+      );
+      // Whatever it answers for this source, every table call it made on the way is checked.
+      await run(
+        makeOpsGetJobSourceHandler(depsOf('ops-get-job-source')),
+        apiEvent({
+          method: 'GET',
+          pathParameters: { id: one.id, n: '0' },
+          headers: { accept: 'application/json' },
+          ...ops,
+        }),
       );
       const completed = await run(
         makeOpsCompleteJobHandler(depsOf('ops-complete-job')),

@@ -1,4 +1,4 @@
-import { failOverdueJobs } from '../core/use-cases/job-processing';
+import { failOverdueJobs } from '../core/use-cases/job-failure';
 import { reconcileOutbox } from '../core/use-cases/reconcile';
 import { loadConfig } from '../shared/config';
 import type { AppDeps } from '../shared/deps';

@@ -27,7 +27,8 @@ afterEach(() => {
   jest.useRealTimers();
 });
 
-const sdk = () => new S3Client({ region, credentials });
+// The endpoint AWS's own: not one a test environment names in AWS_ENDPOINT_URL_S3 (the emulators').
+const sdk = () => new S3Client({ region, credentials, ignoreConfiguredEndpointUrls: true });
 const store = () =>
   new S3ObjectStore({ bucket, region, credentials: async () => credentials }, new FakeClock(NOW));
 

@@ -115,4 +115,35 @@ describe('presigned download', () => {
     );
     expect(query).toEqual(presigned.query);
   });
+
+  it('signs the response Content-Type and Content-Disposition as the SDK presigner does (any file name)', async () => {
+    const url = new URL(
+      (
+        await store().presignDownload(key, 300, {
+          contentType: 'application/pdf',
+          fileName: "Joe's menu (été) *final*.pdf",
+        })
+      ).url,
+    );
+    const query = Object.fromEntries(url.searchParams);
+    expect(query['response-content-disposition']).toBe(
+      `inline; filename="Joe's menu (_t_) *final*.pdf"; filename*=UTF-8''${encodeURIComponent("Joe's menu (été) *final*.pdf")}`,
+    );
+    const client = sdk();
+    const presigned = await new S3RequestPresigner({ ...client.config }).presign(
+      {
+        method: 'GET',
+        protocol: 'https:',
+        hostname: `${bucket}.s3.${region}.amazonaws.com`,
+        path: `/${key}`,
+        query: {
+          'response-content-type': query['response-content-type']!,
+          'response-content-disposition': query['response-content-disposition']!,
+        },
+        headers: { host: `${bucket}.s3.${region}.amazonaws.com` },
+      },
+      { expiresIn: 300, signingDate: NOW },
+    );
+    expect(query).toEqual(presigned.query);
+  });
 });

@@ -95,7 +95,8 @@ interface VariantRow {
   readonly options: Record<string, string>;
   readonly sku: string | null;
   readonly gtin: string | null;
-  price: Price | null;
+  /** Its own price (null: none, after a rule that made it negative); undefined: the product's. */
+  price: Price | null | undefined;
   readonly images: DraftImage[];
 }
 
@@ -198,10 +199,26 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
         const { adjustment } = rule;
         if (adjustment === null) continue;
         const base = target.price ?? product.price;
-        if (adjustment.kind === 'fixed') {
-          target.price = { amount: adjustment.amount, currency: base?.currency ?? ctx.currency };
-        } else if (base !== null) {
-          target.price = adjustedPrice(base, adjustment.amount);
+        const priceLabel = label(PRICE, 'Price');
+        if (adjustment.kind === 'add' && base === null) {
+          ctx.warn(
+            rule.row,
+            priceLabel,
+            'invalid_price',
+            'the rule changes a price the product does not have; ignored',
+          );
+          continue;
+        }
+        const from =
+          adjustment.kind === 'fixed' ? { amount: 0, currency: base?.currency ?? ctx.currency } : base;
+        target.price = from === null ? null : adjustedPrice(from, adjustment.amount);
+        if (target.price === null) {
+          ctx.warn(
+            rule.row,
+            priceLabel,
+            'invalid_price',
+            `the rule leaves ${JSON.stringify(target.sku ?? optionsName(target.options))} a negative price; the variant is kept without a price`,
+          );
         }
       }
     }
@@ -228,7 +245,7 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
         options: v.options,
         sku: v.sku,
         gtin: v.gtin,
-        price: v.price ?? product.price,
+        price: v.price === undefined ? product.price : v.price,
         pricing: 'fixed',
         images: v.images,
       };
@@ -290,7 +307,7 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
       options: options ?? {},
       sku: cells.text(row, SKU),
       gtin: cells.gtin(row, GTIN),
-      price: own.kind === 'price' ? own.price : null,
+      price: own.kind === 'price' ? own.price : undefined,
       images: [...cells.images(row, VARIANT_IMAGE), ...imagesOf(row)],
     });
   };

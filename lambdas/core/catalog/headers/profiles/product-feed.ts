@@ -27,7 +27,7 @@ const TABLE = {
   name: ['title'],
   description: ['description', 'rich text description'],
   price: ['price'],
-  image_url: ['image link', 'image 0 url'],
+  image_url: ['image link'],
   more_images: ['additional image link'],
   brand: ['brand'],
   gtin: ['gtin'],
@@ -124,14 +124,16 @@ export const openProductFeed = (
     col('more_attributes'),
   ];
   const columns = columnFields(map);
-  // Meta's JSON-path columns: `image[0].url` is the main image, `image[1].url` … more.
-  const MORE_PATHS: number[] = [];
+  // Meta's JSON-path columns: `image[0].url`, `image[1].url` … (their brackets are not part of a
+  // normalised header, so they are found as written).
+  const PATH_IMAGES: { n: number; index: number }[] = [];
   feedHeaders.forEach((h, index) => {
-    const n = /^image (\d+) url$/.exec(normaliseHeader(h))?.[1];
-    if (n === undefined || n === '0' || columns.has(index)) return;
-    MORE_PATHS.push(index);
-    columns.set(index, 'more_images');
+    const n = /^\s*image\s*\[(\d+)\]\s*\.\s*url\s*$/i.exec(h)?.[1];
+    if (n === undefined || columns.has(index)) return;
+    PATH_IMAGES.push({ n: Number(n), index });
+    columns.set(index, 'image_url');
   });
+  const JSON_IMAGES = PATH_IMAGES.sort((a, b) => a.n - b.n).map((i) => [i.index]);
   const AVAILABILITY = feedHeaders.findIndex((h) => feedHeader(normaliseHeader(h)) === 'availability');
   const availability = new Set<string>();
   const groups = new Map<string, Offer[]>();
@@ -211,8 +213,11 @@ export const openProductFeed = (
           ...singleVariant(cell, { sku: cells.text(row, SKU), gtin: cells.gtin(row, GTIN) }),
           options: {},
         },
-        image: cells.images(row, IMAGE),
-        more: [...cells.images(row, MORE_IMAGES), ...MORE_PATHS.flatMap((i) => cells.images(row, [i]))],
+        image: IMAGE.length > 0 ? cells.images(row, IMAGE) : cells.images(row, JSON_IMAGES[0] ?? []),
+        more: [
+          ...cells.images(row, MORE_IMAGES),
+          ...JSON_IMAGES.slice(IMAGE.length > 0 ? 0 : 1).flatMap((list) => cells.images(row, list)),
+        ],
       };
       const group = cells.text(row, GROUP);
       const known = group === null ? undefined : groups.get(group);

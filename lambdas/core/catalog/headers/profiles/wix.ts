@@ -188,7 +188,17 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
     const index = cells.first(row, SURCHARGE);
     if (index < 0) return product.price;
     const surcharge = signedAmount(row.cells[index], product.price.currency);
-    if (surcharge.kind === 'amount') return adjustedPrice(product.price, surcharge.amount);
+    if (surcharge.kind === 'amount') {
+      const price = adjustedPrice(product.price, surcharge.amount);
+      if (price === null)
+        ctx.warn(
+          row.row,
+          cells.label(index),
+          'invalid_price',
+          "the surcharge is more than the product's price; the variant is kept without a price",
+        );
+      return price;
+    }
     if (surcharge.kind === 'invalid')
       ctx.warn(
         row.row,

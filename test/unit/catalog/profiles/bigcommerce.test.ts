@@ -1,4 +1,7 @@
-import { legacyOptions, modernOptions } from '../../../../lambdas/core/catalog/headers/profiles/bigcommerce';
+import {
+  legacyOptions,
+  modernOptions,
+} from '../../../../lambdas/core/catalog/headers/profiles/bigcommerce-cells';
 import { buildRetail, csvOf, itemNamed, pathOf, profileOf, variantsOf } from './helpers';
 
 const LEGACY = [
@@ -201,6 +204,7 @@ describe('BigCommerce product export', () => {
         'Variant Image URL',
         'Image URL (Import)',
         'Image is Thumbnail',
+        'Internal Image URL (Export)',
       ],
       [
         'Product',
@@ -257,6 +261,25 @@ describe('BigCommerce product export', () => {
         '',
       ],
       ['Image', '', '', '', '', '', '', '', '', '', '', '', '', '', 'https://cdn.test/tee-1.jpg', 'TRUE'],
+      [
+        'Image',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        'FALSE',
+        'https://cdn11.bigcommerce.test/tee-2.jpg',
+      ],
       ['Video', '', '', '', '', '', '', '', '', '', '', '', '', '', '', ''],
       ['Product', '102', 'Mug', 'physical', 'MUG', '', 'none', '12', '', 'Home', '', '', '', '', '', ''],
     ]);
@@ -268,7 +291,10 @@ describe('BigCommerce product export', () => {
     ]);
     expect(tee?.variants[0]?.gtin).toBe('036000291452');
     expect(tee?.variants[0]?.images.map((i) => i.url)).toEqual(['https://cdn.test/tee-black.jpg']);
-    expect(tee?.images.map((i) => i.url)).toEqual(['https://cdn.test/tee-1.jpg']);
+    expect(tee?.images.map((i) => i.url)).toEqual([
+      'https://cdn.test/tee-1.jpg',
+      'https://cdn11.bigcommerce.test/tee-2.jpg',
+    ]);
     expect(tee).toMatchObject({ brand: 'Acme', description: 'Soft' });
     expect(pathOf(document, tee)).toEqual(['Men', 'Shirts']);
     expect(variantsOf(itemNamed(document, 'Mug'))).toEqual([[null, {}, 'MUG', 1200, 'USD']]);

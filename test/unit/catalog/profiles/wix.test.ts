@@ -126,7 +126,6 @@ describe('Wix Stores product CSV', () => {
     expect(results.warnings).toEqual([
       expect.objectContaining({ row: 6, column: 'surcharge', code: 'invalid_price' }),
       expect.objectContaining({ row: 7, column: 'handleId', code: 'orphan_variant' }),
-      ,
     ]);
     expect(results.sources?.[0]?.ignored_columns).toEqual([
       'ribbon',

@@ -5,6 +5,7 @@ import type { DraftSink, RowReader, TableContext } from '../../rows/types';
 import type { TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
 import { normaliseHeader } from '../normalise';
+import { type Adjustment, legacyOptions, modernOptions, ruleAdjustment } from './bigcommerce-cells';
 import {
   addImages,
   adjustedPrice,
@@ -13,7 +14,6 @@ import {
   type ProductRows,
   primaryCategory,
   productDraft,
-  signedAmount,
   startProduct,
 } from './product-rows';
 import { columnFields, optionsName, type Profile, profileColumns, providedFields } from './profile';
@@ -29,7 +29,8 @@ import { columnFields, optionsName, type Profile, profileColumns, providedFields
  *   and `Rule` rows that change the price of the variants they name by SKU or by option values
  *   (`[FIXED]54.0000`, `[ADD]5`, `[REMOVE]2.50`);
  * - the modern export: `Item` `Product`, `Variant` (Options `Type=Rectangle|Name=Size|Value=Small`, an
- *   empty Price meaning the product's), `Image` (`Image URL (Import)`) rows.
+ *   empty Price meaning the product's; `Variant Image URL`), `Image` (`Internal Image URL (Export)` or
+ *   `Image URL (Import)`) rows.
  * A variant without a price of its own or a rule has the product's price. Cost, retail (MSRP) and sale
  * prices are not the price.
  */
@@ -45,7 +46,9 @@ const TABLE = {
   category: ['category', 'categories', 'category string'],
   gtin: ['product upc ean', 'upc ean', 'gtin', 'global trade item number'],
   options: ['options'],
-  image_url: ['image url import', 'product image url'],
+  // An export writes the image BigCommerce hosts in `Internal Image URL (Export)`; an import file gives
+  // `Image URL (Import)`.
+  image_url: ['image url import', 'internal image url export', 'image url export', 'product image url'],
   variant_image: ['variant image url'],
 } as const;
 
@@ -53,41 +56,6 @@ type Role = keyof typeof TABLE;
 
 /** `Product Image File - 2`, `Product Image URL - 2`: the product's Nth image (a URL, or a file name). */
 const NUMBERED_IMAGE = /^product image (url|file|path) (\d+)$/;
-
-/** `[S]Size=10 in`, `[RB]Color= Black`, `Size=M`: one option of a legacy SKU or Rule row's name. */
-const LEGACY_OPTION = /^\s*(?:\[[A-Za-z]{1,4}\])?\s*([^=[\],]+?)\s*=\s*(.*?)\s*$/;
-
-/** A legacy name's options: `[S]Color=Black,[RB]Size=M`; null when the text is not a list of options. */
-export const legacyOptions = (text: string): Record<string, string> | null => {
-  const options: Record<string, string> = {};
-  for (const part of text.split(/,(?=\s*(?:\[[A-Za-z]{1,4}\])?[^=,]+=)/)) {
-    const match = LEGACY_OPTION.exec(part);
-    if (match === null || match[2] === '') return null;
-    options[match[1] as string] = match[2] as string;
-  }
-  return Object.keys(options).length === 0 ? null : options;
-};
-
-/** A modern Options cell: `Type=Rectangle|Name=Size|Value=Small` per option (a swatch's `[#hex]` dropped). */
-export const modernOptions = (text: string): Record<string, string> => {
-  const options: Record<string, string> = {};
-  for (const segment of text.split(/(?=Type=)/)) {
-    const fields = new Map<string, string>();
-    for (const pair of segment.split('|')) {
-      const at = pair.indexOf('=');
-      if (at > 0) fields.set(pair.slice(0, at).trim().toLowerCase(), pair.slice(at + 1).trim());
-    }
-    const name = fields.get('name');
-    const value = fields
-      .get('value')
-      ?.replace(/[;|\s]+$/, '')
-      .replace(/\s*\[#?[0-9a-f#,\s]*\]$/i, '');
-    if (name && value) options[name] = value;
-  }
-  return options;
-};
-
-type Adjustment = { readonly kind: 'fixed' | 'add'; readonly amount: number };
 
 interface VariantRow {
   readonly row: number;
@@ -153,26 +121,20 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
   const imagesOf = (row: TableRow): DraftImage[] => IMAGES.flatMap((list) => cells.images(row, list));
   let current: Product | null = null;
 
-  /** The price of a Rule row: `[FIXED]54.0000`, `[ADD]5`, `[REMOVE]2.5`, or a plain price (fixed). */
+  /** The price change of a Rule row (null: none); one that is not a price change is reported. */
   const adjustmentOf = (row: TableRow): Adjustment | null => {
     const index = cells.first(row, PRICE);
     if (index < 0) return null;
     const text = cells.text(row, [index]) ?? '';
-    const match = /^\[\s*(fixed|add|remove|subtract)\s*\]\s*(.*)$/i.exec(text);
-    const kind = match?.[1]?.toLowerCase();
-    const amount = signedAmount(match === null ? text : match[2], ctx.currency);
-    if (amount.kind !== 'amount' || (match !== null && kind === undefined)) {
+    const adjustment = ruleAdjustment(text, ctx.currency);
+    if (adjustment === null)
       ctx.warn(
         row.row,
         cells.label(index),
         'invalid_price',
         `${JSON.stringify(text)} is not a price rule; ignored`,
       );
-      return null;
-    }
-    if (kind === 'add') return { kind: 'add', amount: amount.amount };
-    if (kind === 'remove' || kind === 'subtract') return { kind: 'add', amount: -amount.amount };
-    return { kind: 'fixed', amount: amount.amount };
+    return adjustment;
   };
 
   const applyRules = (product: Product) => {

@@ -18,6 +18,11 @@ export interface Config {
   readonly jobSettings: JobSettings;
   readonly serviceName: string;
   readonly metricsNamespace: string;
+  /**
+   * Where the OCR packages and their language data are installed: the function's root in Lambda
+   * (LAMBDA_TASK_ROOT, where the job worker's node_modules are shipped), else the working directory.
+   */
+  readonly moduleRoot: string;
 }
 
 const required = (env: NodeJS.ProcessEnv, name: string): string => {
@@ -70,4 +75,5 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
   },
   serviceName: env.POWERTOOLS_SERVICE_NAME ?? 'catalog-jobs',
   metricsNamespace: env.POWERTOOLS_METRICS_NAMESPACE ?? 'CatalogJobs',
+  moduleRoot: env.LAMBDA_TASK_ROOT ?? process.cwd(),
 });

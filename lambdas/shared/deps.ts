@@ -27,6 +27,8 @@ import type {
   ObjectStore,
   OutboundHttp,
   OutboxReader,
+  PageRasterizer,
+  TextRecognizer,
   WorkQueue,
 } from '../core/ports';
 import type { JobSettings } from '../core/use-cases/jobs';
@@ -56,6 +58,12 @@ export interface AppDeps {
   readonly jobSettings: JobSettings;
   readonly allowHttpCallbacks: boolean;
   readonly allowLoopbackUrls: boolean;
+  /**
+   * OCR of photographed menus and scanned PDF pages (SPEC 5.2 drafts), and the drawing of scanned pages:
+   * only the job worker has them (shared/drafting.ts), so that no other bundle carries pdf.js.
+   */
+  readonly recognizer?: TextRecognizer;
+  readonly rasterizer?: PageRasterizer;
 }
 
 const systemClock: Clock = { now: () => new Date() };

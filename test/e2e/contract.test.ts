@@ -334,6 +334,13 @@ describe('the client flows against npm start match docs/openapi.json', () => {
     const detail = await call(`/v1/ops/jobs/${reviewed[0].id}`, { key });
     expect(detail.json).toMatchObject({ client_id: 'dev', state: 'in_review' });
     expect(detail.json.draft_catalog.items.length).toBeGreaterThan(0);
+    const source = await call(`/v1/ops/jobs/${reviewed[0].id}/sources/0`, {
+      key,
+      headers: { accept: 'application/json' },
+    });
+    expect(source.json).toMatchObject({ index: 0, source: menu, content_type: 'text/csv' });
+    const bytes = await fetch(source.json.url);
+    expect(await bytes.text()).toBe(fixture('menu.csv').toString());
     const replaced = await call(`/v1/ops/jobs/${reviewed[0].id}/catalog`, {
       key,
       method: 'PUT',

@@ -3,6 +3,7 @@ import type { OutboundHttp } from '../ports';
 import { DEFAULT_LANGUAGE, type JobType, type Language } from '../schemas/job';
 import { CatalogAssembler } from './assembly/assembler';
 import { CATALOG_FORMAT_VERSION, type CatalogDocument, type Item } from './document';
+import type { DraftingServices } from './drafts/drafting';
 import { CatalogError, CatalogLimitError, SourceCutShortError } from './errors';
 import { applyClientMappings } from './finishing/client-mappings';
 import { type ImageMappingOptions, mapImages } from './finishing/image-mapping';
@@ -35,6 +36,8 @@ export interface BuildCatalogInput {
   readonly open: (source: string) => Promise<SourceInput>;
   /** The guarded client (image mapping; online store readers). */
   readonly http: OutboundHttp;
+  /** OCR and review records for the PDF and photo readers (drafts/drafting.ts); absent: text layers only. */
+  readonly drafting?: DraftingServices;
   readonly now: Date;
   /** On the last delivery a transient failure of a source counts as unreadable instead of being retried. */
   readonly lastAttempt?: boolean;
@@ -126,6 +129,7 @@ export const buildCatalog = async (input: BuildCatalogInput): Promise<BuiltCatal
         currency,
         rules,
         http: input.http,
+        drafting: input.drafting,
         warn,
         emit: (draft, from) => assembler.add(draft, from),
         detected: (f, e) => {

@@ -2,6 +2,7 @@ import type { OutboundHttp } from '../ports';
 import type { JobType, Language } from '../schemas/job';
 import { peekStream } from './bytes';
 import type { Draft } from './draft';
+import type { DraftingServices } from './drafts/drafting';
 import { CatalogSourceError } from './errors';
 import type { SheetSummary, SourceSummary } from './finishing/results';
 import type { JobTypeRules } from './job-types';
@@ -37,6 +38,7 @@ export interface SourceReadContext {
   readonly currency: string;
   readonly rules: JobTypeRules;
   readonly http?: OutboundHttp;
+  readonly drafting?: DraftingServices;
   readonly warn: (warning: CatalogWarning) => void;
   readonly emit: (draft: Draft, source: string) => void;
   /** Told the format and encoding as soon as they are detected (for the summary of a source that then fails). */
@@ -93,6 +95,7 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
       language: ctx.language,
       currency: ctx.currency,
       http: ctx.http,
+      drafting: ctx.drafting,
       warn,
       needsReview: (reason) => review.push(reason),
       describe: (more) => Object.assign(details, more),

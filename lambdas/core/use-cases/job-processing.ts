@@ -14,10 +14,13 @@ import {
   type ObjectStore,
   type OutboundHttp,
   objectKeys,
+  type PageRasterizer,
+  type TextRecognizer,
   type WorkQueue,
 } from '../ports';
 import { isUuid, LIMITS } from '../schemas/job';
 import { jobMayMove } from '../states';
+import { DraftCollector } from './draft-collector';
 import { wakeExportsOfJob } from './export-processing';
 
 export interface JobProcessingDeps {
@@ -29,6 +32,9 @@ export interface JobProcessingDeps {
   readonly http: OutboundHttp;
   readonly queue: WorkQueue;
   readonly clock: Clock;
+  /** OCR for photographed menus and scanned PDF pages (SPEC 5.2 drafts); absent: PDF text layers only. */
+  readonly recognizer?: TextRecognizer;
+  readonly rasterizer?: PageRasterizer;
 }
 
 /** One source fetch, from the first byte to the last. */
@@ -201,6 +207,8 @@ const release = async (deps: JobProcessingDeps, job: JobRecord): Promise<void> =
 
 interface Built {
   readonly catalog: BuiltCatalog;
+  /** What the PDF and photo readers drafted, for the review record. */
+  readonly drafts: DraftCollector;
   /** Why the job goes to the operations team: its instructions, and what the pipeline could not read. */
   readonly review: readonly string[];
 }
@@ -210,6 +218,7 @@ interface Built {
  * that SQS retries the job, except on the last delivery, where the source counts as unreadable.
  */
 const build = async (deps: JobProcessingDeps, job: JobRecord, delivery: Delivery): Promise<Built> => {
+  const drafts = new DraftCollector(deps, job);
   const catalog = await buildCatalog({
     job: { id: job.id, job_type: job.jobType, job_data: job.jobData },
     sources: job.jobData.catalog_sources,
@@ -218,14 +227,15 @@ const build = async (deps: JobProcessingDeps, job: JobRecord, delivery: Delivery
       return { ...opened.input, failure: opened.failure };
     },
     http: deps.http,
+    drafting: drafts,
     now: deps.clock.now(),
     lastAttempt: delivery.attempt >= delivery.maxAttempts,
-  });
+  }).finally(() => drafts.release());
   const review = [
     ...(job.jobData.instructions?.trim() ? ['the job carries instructions for the operations team'] : []),
     ...catalog.review,
   ];
-  return { catalog, review };
+  return { catalog, drafts, review };
 };
 
 /**
@@ -293,6 +303,8 @@ const finish = async (deps: JobProcessingDeps, job: JobRecord, built: Built): Pr
     catalogJsonChunks(catalog.document),
     'application/json',
   );
+  // Where each drafted item was read and how sure the machine is, beside the draft (GET /v1/ops/jobs/{id}).
+  await built.drafts.finish(catalog.document);
   const to = built.review.length > 0 ? 'in_review' : 'completed';
   try {
     const moved = await deps.jobs.transition(job.clientId, job.id, {

@@ -159,12 +159,11 @@ export const checkDraft = (draft: DraftItem, warn: DraftWarn): CheckedItem | nul
     }
     categoryPath.push(category);
   }
-  const calories =
-    draft.calories === null || draft.calories === undefined
-      ? null
-      : Number.isInteger(draft.calories) && draft.calories >= 0
-        ? draft.calories
-        : (warn('calories', 'invalid_calories', 'is not a whole number of calories; ignored'), null);
+  let calories: number | null = null;
+  if (draft.calories !== null && draft.calories !== undefined) {
+    if (Number.isInteger(draft.calories) && draft.calories >= 0) calories = draft.calories;
+    else warn('calories', 'invalid_calories', 'is not a whole number of calories; ignored');
+  }
   const optionNames =
     draft.optionNames === undefined || draft.optionNames.length === 0
       ? []

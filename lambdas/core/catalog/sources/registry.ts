@@ -1,8 +1,10 @@
 import { CatalogSourceError } from '../errors';
 import { csvReader } from './csv';
+import { imageReader } from './image';
 import { jsonReader } from './json';
+import { pdfReader } from './pdf';
 import { reviewOnlyReader } from './review-only';
-import { isOle, isOtherImage, isPdf, sniffImageFormat } from './signatures';
+import { isOle } from './signatures';
 import type { SourceReader } from './types';
 import { xlsxReader } from './xlsx';
 
@@ -11,30 +13,6 @@ import { xlsxReader } from './xlsx';
  * are tried in this order, then content types and extensions, then each text format's sniff. A new format
  * is one file exporting a `SourceReader`, listed here.
  */
-
-export const pdfReader = reviewOnlyReader('pdf', {
-  what: 'a PDF',
-  signature: isPdf,
-  contentTypes: ['application/pdf'],
-  extensions: ['pdf'],
-});
-
-export const imageReader = reviewOnlyReader('image', {
-  what: 'an image',
-  signature: (head) => sniffImageFormat(head) !== null || isOtherImage(head),
-  contentTypes: [
-    'image/jpeg',
-    'image/png',
-    'image/gif',
-    'image/webp',
-    'image/heic',
-    'image/heif',
-    'image/tiff',
-    'image/bmp',
-    'image/avif',
-  ],
-  extensions: ['jpg', 'jpeg', 'png', 'gif', 'webp', 'heic', 'heif', 'tif', 'tiff', 'bmp', 'avif'],
-});
 
 export const htmlReader = reviewOnlyReader('html', {
   what: 'a web page',

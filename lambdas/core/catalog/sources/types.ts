@@ -1,6 +1,7 @@
 import type { OutboundHttp } from '../../ports';
 import type { JobType, Language } from '../../schemas/job';
 import type { Draft } from '../draft';
+import type { DraftingServices } from '../drafts/drafting';
 import type { WarningInput } from '../warnings';
 
 /**
@@ -97,6 +98,8 @@ export interface ReadContext {
   readonly currency: string;
   /** Outbound requests (online store readers page through an API); always the guarded client. */
   readonly http?: OutboundHttp;
+  /** OCR engines and review records for the PDF and photo readers (drafts/drafting.ts). */
+  readonly drafting?: DraftingServices;
   /** A value, row or part of the source that could not be used; `source` defaults to this source. */
   warn(warning: WarningInput): void;
   /** This source needs a person: the job goes to `in_review` with the reason. */

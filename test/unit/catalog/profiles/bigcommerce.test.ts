@@ -174,14 +174,18 @@ describe('BigCommerce product export', () => {
       legacyRow({ 'Item Type': 'Product', 'Product Name': 'Hat', Price: '10' }),
       legacyRow({ 'Item Type': 'SKU', 'Product Name': '[S]Size=S', 'Product Code/SKU': 'HAT-S' }),
       legacyRow({ 'Item Type': 'Rule', 'Product Code/SKU': 'HAT-S', Price: '[REMOVE]12' }),
+      legacyRow({ 'Item Type': 'Bundle', 'Product Name': 'Hat + Cap' }),
     ]);
     const { document, results } = await buildRetail(csv);
     expect(variantsOf(itemNamed(document, 'Cap'))).toEqual([['S', { Size: 'S' }, 'CAP-S', 1200, 'USD']]);
     expect(variantsOf(itemNamed(document, 'Hat'))).toEqual([['S', { Size: 'S' }, 'HAT-S', null, null]]);
-    expect(results.warnings?.map((w) => [w.row, w.column, w.code])).toEqual([
+    // Rules are applied once the product's rows are read: their warnings come after the rows below.
+    const byRow = [...(results.warnings ?? [])].sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
+    expect(byRow.map((w) => [w.row, w.column, w.code])).toEqual([
       [2, 'Item Type', 'orphan_variant'],
       [5, 'Price', 'invalid_price'],
       [8, 'Price', 'invalid_price'],
+      [9, 'Item Type', 'invalid_value'],
     ]);
   });
 

@@ -151,6 +151,21 @@ describe('Wix Stores product CSV', () => {
         productOptionDescription2: 'Matte;Gloss',
       }),
       classic({ handleId: 'q', fieldType: 'Product', name: 'Card', sku: 'CARD', price: '4' }),
+      classic({
+        handleId: 'r',
+        fieldType: 'Product',
+        name: 'Old Mug',
+        price: '9',
+        productOptionName1: 'Glaze',
+        productOptionDescription1: 'Ash',
+      }),
+      classic({
+        handleId: 'r',
+        fieldType: 'Variant',
+        sku: 'OLD-ASH',
+        visible: 'false',
+        productOptionDescription1: 'Ash',
+      }),
     ]);
     const { document } = await buildRetail(csv);
     expect(variantsOf(itemNamed(document, 'Print'))?.map(([name, , , amount]) => [name, amount])).toEqual([
@@ -160,6 +175,10 @@ describe('Wix Stores product CSV', () => {
       ['A3 / Gloss', 2000],
     ]);
     expect(variantsOf(itemNamed(document, 'Card'))).toEqual([[null, {}, 'CARD', 400, 'USD']]);
+    // Every variant hidden: they are what the product is, not nothing.
+    expect(variantsOf(itemNamed(document, 'Old Mug'))).toEqual([
+      ['Ash', { Glaze: 'Ash' }, 'OLD-ASH', 900, 'USD'],
+    ]);
   });
 
   test('the new catalog (V3): PRODUCT, VARIANT with its own price and barcode, MEDIA rows', async () => {

@@ -299,7 +299,15 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
           images: imagesOf(row),
         });
       } else if (kind === 'image') addImages(product, imagesOf(row));
-      // Video and other row kinds carry nothing the catalog has.
+      else if (kind !== 'video') {
+        ctx.warn(
+          row.row,
+          label(TYPE, 'Item Type'),
+          'invalid_value',
+          `${JSON.stringify(cells.text(row, TYPE))} is not a kind of row BigCommerce writes (Product, SKU, Rule, Variant, Image); skipped`,
+        );
+      }
+      // A Video row carries nothing the catalog has.
     },
     end(emit) {
       flush(emit);

@@ -1,5 +1,5 @@
 import type { Price } from '../../document';
-import type { DraftImage } from '../../draft';
+import type { DraftImage, DraftVariant } from '../../draft';
 import { cellImages } from '../../rows/cells';
 import { rowCells } from '../../rows/row-cells';
 import type { DraftSink, RowReader, TableContext } from '../../rows/types';
@@ -30,8 +30,9 @@ import { columnFields, optionsName, type Profile, profileColumns, providedFields
  *   `productOptionDescriptionN`, its own sku and a `surcharge` added to the product's price;
  * - the new one (catalog V3): `handle`, `PRODUCT` / `VARIANT` / `MEDIA` rows, `plainDescription`,
  *   `media`, `barcode`, `productOptionChoicesN`, a variant's own `price`.
- * A variant row marked `visible` false is a combination the store does not sell; it is left out. A
- * product with options but no variant rows is sold in every combination of its choices, at its price.
+ * A variant row marked `visible` false is a combination the store does not sell; it is left out (unless
+ * every variant of the product is). A product with options but no variant rows is sold in every
+ * combination of its choices, at its price.
  */
 
 const TABLE = {
@@ -67,6 +68,8 @@ interface Product extends ProductRows {
   readonly price: Price | null;
   /** Option N's name and the choices the product row lists. */
   readonly options: { readonly name: string | null; readonly choices: readonly string[] }[];
+  /** Variant rows marked not visible: combinations the store does not sell. */
+  readonly hidden: DraftVariant[];
 }
 
 const open = (headers: readonly string[], ctx: TableContext): RowReader => {
@@ -123,6 +126,8 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
     const product = current;
     current = null;
     if (product === null) return;
+    // Hidden combinations are left out beside sold ones; a product whose every variant is hidden keeps them.
+    if (product.variants.length === 0) product.variants.push(...product.hidden);
     const [only, ...others] = product.variants;
     if (only !== undefined && others.length === 0 && Object.keys(only.options ?? {}).length === 0) {
       // One variant row of a product sold in one form: the product's own SKU and barcode are its.
@@ -166,6 +171,7 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
       sku: cells.text(row, SKU),
       gtin: cells.gtin(row, GTIN),
       price: cell.kind === 'price' ? cell.price : null,
+      hidden: [],
       options: OPTIONS.map(({ name, choice }) => ({
         name: cells.text(row, name),
         choices: splitEscaped(cells.text(row, choice) ?? '', ';').map(choiceName),
@@ -210,14 +216,14 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
   };
 
   const addVariant = (row: TableRow, product: Product) => {
-    if (cells.text(row, VISIBLE)?.toLowerCase() === 'false') return;
+    const hidden = cells.text(row, VISIBLE)?.toLowerCase() === 'false';
     const options: Record<string, string> = {};
     OPTIONS.forEach(({ choice }, i) => {
       const name = product.options[i]?.name;
       const value = cells.text(row, choice);
       if (name && value !== null) options[name] = choiceName(value);
     });
-    product.variants.push({
+    (hidden ? product.hidden : product.variants).push({
       name: optionsName(options),
       options,
       sku: cells.text(row, SKU),

@@ -97,6 +97,20 @@ describe('product feeds (Google Merchant Center, Meta)', () => {
           size: 'M',
         }),
         row({ id: 'NO-TITLE', price: '1.00 EUR' }),
+        row({
+          id: 'CUP-S',
+          title: 'Cup - Small',
+          price: '3.00 EUR',
+          item_group_id: 'CUP',
+          link: 'https://shop.test/cup',
+        }),
+        row({
+          id: 'CUP-L',
+          title: 'Cup - Large',
+          price: '4.00 EUR',
+          item_group_id: 'CUP',
+          link: 'https://shop.test/cup',
+        }),
       ],
       '\t',
     );
@@ -118,6 +132,10 @@ describe('product feeds (Google Merchant Center, Meta)', () => {
       'https://img.test/b.jpg',
       'https://img.test/b2.jpg',
       'https://img.test/b3.jpg',
+    ]);
+    expect(variantsOf(itemNamed(document, 'Cup'))).toEqual([
+      ['Small', {}, 'CUP-S', 300, 'EUR'],
+      ['Large', {}, 'CUP-L', 400, 'EUR'],
     ]);
     expect(results.warnings).toEqual([
       expect.objectContaining({ row: 5, column: 'title', code: 'missing_name' }),

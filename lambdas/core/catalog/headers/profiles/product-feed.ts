@@ -15,7 +15,8 @@ import { columnFields, optionNamesOf, optionsName, profileColumns, providedField
  * of the XML feeds). The offers of one product share `item_group_id` and differ by their variant
  * attributes (color, size, material, pattern, gender, age_group; Meta's `additional_variant_attribute`
  * `Scent:Fig`): the item is named after their common title, each offer is a variant whose options are
- * the attributes that vary in the group, with its own `image_link`. `price` carries its currency
+ * the attributes that vary in the group (named by the rest of its title when none does), with its own
+ * `image_link`. `price` carries its currency
  * (`24.00 USD`); `sale_price` is a promotion; `product_type` is the merchant's category path (`A > B`),
  * `google_product_category` Google's taxonomy, not the merchant's. `id` is the offer id, which both
  * platforms ask to be the SKU.
@@ -167,11 +168,25 @@ export const openProductFeed = (
       }
     }
     const images: DraftImage[] = [];
+    const name = commonTitle(titles);
+    // Offers told apart by their titles only (`Tee - Small`, no size attribute) are named by the rest.
+    const byTitle = (title: string | null) =>
+      several && title !== null && title.startsWith(name)
+        ? title
+            .slice(name.length)
+            .replace(/^[\s,;:/|–—-]+/, '')
+            .trim() || null
+        : null;
     const variants = offers.map((offer) => {
       addImages({ images }, [...offer.image, ...offer.more]);
       const options: Record<string, string> = {};
       for (const [label, value] of offer.attributes) if (varying.has(label)) options[label] = value;
-      return { ...offer.variant, name: optionsName(options), options, images: several ? offer.image : [] };
+      return {
+        ...offer.variant,
+        name: optionsName(options) ?? byTitle(offer.title),
+        options,
+        images: several ? offer.image : [],
+      };
     });
     const text = <T>(read: (row: TableRow) => T | null): T | null => {
       for (const offer of offers) {
@@ -183,7 +198,7 @@ export const openProductFeed = (
     return {
       kind: 'item',
       categoryPath: text((row) => cells.categoryPath(row, CATEGORY)) ?? ctx.defaultCategory,
-      name: commonTitle(titles),
+      name,
       description: text((row) => cells.description(row, DESCRIPTION)),
       brand: text((row) => cells.text(row, BRAND)),
       images,

@@ -171,7 +171,7 @@ export const openProductFeed = (
     const name = commonTitle(titles);
     // Offers told apart by their titles only (`Tee - Small`, no size attribute) are named by the rest.
     const byTitle = (title: string | null) =>
-      several && title !== null && title.startsWith(name)
+      several && title?.startsWith(name)
         ? title
             .slice(name.length)
             .replace(/^[\s,;:/|–—-]+/, '')

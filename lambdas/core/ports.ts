@@ -44,6 +44,12 @@ export interface OutboxEntry {
   readonly createdAt: string;
 }
 
+/** What the sweeps read of a job: no more than the sweep index holds. */
+export type JobRef = Pick<JobRecord, 'clientId' | 'id' | 'dueAt'>;
+
+/** What a job's listing of its exports reads: no more than the listing index holds. */
+export type ExportRef = Pick<ExportRecord, 'clientId' | 'id' | 'state'>;
+
 export interface JobRepository {
   /** Stores a new job, marked as waiting in the outbox until `markEnqueued`. */
   create(job: JobRecord): Promise<void>;
@@ -61,7 +67,7 @@ export interface JobRepository {
   /** Jobs waiting for the operations team (`in_review`): rush first, then the oldest due_at first. */
   listForReview(limit: number, cursor?: string): Promise<Page<JobRecord>>;
   /** Jobs not yet terminal whose due_at is before `dueBefore`, oldest first (the time-out sweep). */
-  listOverdue(dueBefore: string, limit: number): Promise<JobRecord[]>;
+  listOverdue(dueBefore: string, limit: number): Promise<JobRef[]>;
   /** A job by its id alone, whatever its client (the operations API). */
   findById(id: string): Promise<JobRecord | undefined>;
 }
@@ -69,7 +75,8 @@ export interface JobRepository {
 export interface ExportRepository {
   create(exp: ExportRecord): Promise<void>;
   get(clientId: string, id: string): Promise<ExportRecord | undefined>;
-  listForJob(clientId: string, jobId: string): Promise<ExportRecord[]>;
+  /** The exports of one job, with their state (which of them still wait for it). */
+  listForJob(clientId: string, jobId: string): Promise<ExportRef[]>;
   /** As JobRepository.transition, with EXPORT_TRANSITIONS. */
   transition(
     clientId: string,
@@ -158,8 +165,24 @@ export interface WrittenObject {
   readonly sha256: string;
 }
 
+/**
+ * A presigned upload (SPEC 3.3, 9): the client POSTs multipart/form-data to `url` with `fields` first and the
+ * file last. The store refuses a body over `maxBytes`, a different key or Content-Type, or a late one.
+ */
+export interface UploadForm {
+  readonly url: string;
+  readonly fields: Readonly<Record<string, string>>;
+  readonly maxBytes: number;
+  readonly expiresAt: string;
+}
+
 export interface ObjectStore {
-  presignUpload(key: string, contentType: string, expiresInSeconds: number): Promise<SignedUrl>;
+  presignUpload(
+    key: string,
+    contentType: string,
+    expiresInSeconds: number,
+    maxBytes: number,
+  ): Promise<UploadForm>;
   /**
    * A GET URL for the object. `response` sets the Content-Type and an inline Content-Disposition (with
    * the file name) that the storage answers with, so a browser shows the object instead of saving it.

@@ -47,12 +47,14 @@ export interface UploadedFile {
   readonly filename: string;
   readonly content_type: string;
   readonly upload_url: string | null;
+  /** The presigned form's fields, sent as they are before the file. */
+  readonly upload_fields?: Readonly<Record<string, string>> | null;
   readonly size_bytes: number | null;
 }
 
 /**
- * POST /v1/files, PUT the bytes to upload_url (with the same Content-Type, which the URL is signed for),
- * then GET the file to see it `uploaded`.
+ * POST /v1/files, POST the bytes to upload_url as the presigned form (its fields, then the file: the store
+ * checks the signed key, Content-Type and the 100 MB limit itself), then GET the file to see it `uploaded`.
  */
 export const uploadFile = async (
   api: ApiClient,
@@ -70,19 +72,26 @@ export const uploadFile = async (
   const uploadUrl = created.body.upload_url;
   if (!uploadUrl) throw new CliError(`the service gave no upload_url for file ${created.body.id}`);
   const bytes = await readFile(filePath);
-  let put: Response;
+  const form = new FormData();
+  for (const [name, value] of Object.entries(created.body.upload_fields ?? {})) form.append(name, value);
+  form.append('file', new Blob([bytes], { type: contentType }), path.basename(filePath));
+  let posted: Response;
   try {
-    put = await fetch(uploadUrl, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes });
+    posted = await fetch(uploadUrl, { method: 'POST', body: form });
   } catch (error) {
     throw new CliError(
       `uploading ${filePath} failed: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  if (!put.ok) {
-    const text = (await put.text()).slice(0, 300);
-    throw new CliError(`uploading ${filePath} failed: the upload URL answered ${put.status} ${text}`.trim());
+  if (!posted.ok) {
+    const text = await posted.text();
+    const code = /<Code>([^<]+)<\/Code>/.exec(text)?.[1];
+    const detail = code ?? text.slice(0, 300);
+    throw new CliError(
+      `uploading ${filePath} failed: the upload URL answered ${posted.status} ${detail}`.trim(),
+    );
   }
-  await put.arrayBuffer().catch(() => undefined);
+  await posted.arrayBuffer().catch(() => undefined);
   const file = await api.get<UploadedFile>(`/v1/files/${encodeURIComponent(created.body.id)}`);
   if (file.body.state !== 'uploaded') {
     throw new CliError(`file ${file.body.id} is still ${file.body.state} after its upload`);

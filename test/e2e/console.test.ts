@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { type Browser, launchChromium } from '../helpers/chromium';
 import { type Json, type LocalService, startLocalService } from '../helpers/local-service';
+import { postUploadForm } from '../helpers/upload-form';
 import { csv, menuPdf } from './console-fixtures';
 
 /**
@@ -58,12 +59,8 @@ const upload = async (filename: string, contentType: string, bytes: Buffer): Pro
     body: JSON.stringify({ filename, content_type: contentType }),
   });
   expect(created.status).toBe(201);
-  const put = await fetch(created.json.upload_url, {
-    method: 'PUT',
-    headers: { 'content-type': contentType },
-    body: bytes,
-  });
-  expect(put.status).toBe(200);
+  const posted = await postUploadForm(created.json.upload_url, created.json.upload_fields, bytes, filename);
+  expect(posted.status).toBe(204);
   expect((await service.request(`/v1/files/${created.json.id}`)).json.state).toBe('uploaded');
   return created.json.id;
 };

@@ -9,6 +9,7 @@ import { pngBytes } from '../fixtures/catalog/images';
 import { eventually } from '../helpers/factories';
 import { type Json, type LocalService, startLocalService } from '../helpers/local-service';
 import { OpenApiContract } from '../helpers/openapi-contract';
+import { postUploadForm } from '../helpers/upload-form';
 
 /**
  * Contract tests against `npm start`: the main client flows, every response checked against
@@ -90,12 +91,8 @@ const terminalJob = (body: Json) => ['completed', 'failed', 'canceled'].includes
 const upload = async (filename: string, contentType: string, bytes: Buffer): Promise<string> => {
   const created = await post('/v1/files', { filename, content_type: contentType });
   expect(created.status).toBe(201);
-  const put = await fetch(created.json.upload_url, {
-    method: 'PUT',
-    headers: { 'content-type': contentType },
-    body: bytes,
-  });
-  expect(put.status).toBe(200);
+  const posted = await postUploadForm(created.json.upload_url, created.json.upload_fields, bytes, filename);
+  expect(posted.status).toBe(204);
   const read = await call(`/v1/files/${created.json.id}`);
   expect(read.json).toMatchObject({ state: 'uploaded', size_bytes: bytes.length });
   return created.json.id;

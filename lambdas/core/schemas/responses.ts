@@ -138,8 +138,17 @@ export const fileResourceSchema = z.strictObject({
     .nullable()
     .meta({
       description:
-        'Presigned PUT for the bytes (send the same Content-Type), valid 15 minutes; null once uploaded or ' +
-        'expired.',
+        'Where to POST the bytes (a presigned S3 upload form, valid 15 minutes): `multipart/form-data` with ' +
+        'every field of `upload_fields`, then the file as the last field, `file`. A file over 100 MB is ' +
+        'refused. null once uploaded or expired.',
+    }),
+  upload_fields: z
+    .record(z.string(), z.string())
+    .nullable()
+    .meta({
+      description:
+        'The form fields to send, as they are, before the file (key, Content-Type, policy and signature). ' +
+        'null when `upload_url` is.',
     }),
   upload_expires_at: timestamp.nullable(),
   size_bytes: int.nullable().meta({ description: 'null until uploaded. At most 100 MB.' }),

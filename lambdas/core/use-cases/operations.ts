@@ -18,7 +18,7 @@ import type { OpsFailRequest } from '../schemas/operations';
 import { jobMayMove } from '../states';
 import { type DraftReview, locateJobSource, readDraftReview, type SourceDownload } from './draft-review';
 import { wakeExportsOfJob } from './export-processing';
-import { failJob } from './job-processing';
+import { failJob } from './job-failure';
 
 /**
  * The operations team's side of a job (SPEC 5.4): the review queue across clients, the job with its draft

@@ -22,6 +22,10 @@ export const htmlReader = reviewOnlyReader('html', {
   sniffText: (text) => /^<(!doctype html|html|head|body)\b/i.test(text),
 });
 
+/** An XML document (a Google Merchant Center or Meta RSS/Atom feed, …), by its first characters. */
+const isXml = (head: Uint8Array): boolean =>
+  /^(?:\ufeff)?\s*<(?:\?xml|rss\b|feed\b)/i.test(Buffer.from(head.subarray(0, 256)).toString('utf8'));
+
 /**
  * What nothing else claims: a legacy `.xls`, XML, a word-processor file, binary data. SPEC 5.2: a source
  * in an unknown format cannot be read; the job fails unless other sources gave items.
@@ -34,7 +38,10 @@ export const unknownReader: SourceReader = {
     throw new CatalogSourceError(
       isOle(source.head)
         ? 'the source is a legacy Excel (.xls) or Office file: save it as .xlsx or CSV'
-        : 'the source is in a format the service does not read (CSV, TSV, XLSX, JSON, PDF, images are read)',
+        : isXml(source.head)
+          ? 'the source is XML (such as an RSS or Atom product feed), which the service does not read: ' +
+            'send it as CSV or tab-separated text (TSV) with one column per attribute'
+          : 'the source is in a format the service does not read (CSV, TSV, XLSX, JSON, PDF, images are read)',
       'source_unreadable',
     );
   },

@@ -1,9 +1,16 @@
+import { bigcommerceProfile } from './bigcommerce';
 import { cloverProfile, cloverWorkbookProfile } from './clover';
+import { etsyProfile } from './etsy';
+import { googleMerchantProfile } from './google-merchant';
+import { lightspeedProfile } from './lightspeed';
 import { loyverseProfile } from './loyverse';
+import { metaCatalogProfile } from './meta-catalog';
 import type { Profile } from './profile';
 import { shopifyProfile } from './shopify';
 import { squareProfile } from './square';
+import { squarespaceProfile } from './squarespace';
 import { toastProfile } from './toast';
+import { wixProfile } from './wix';
 import { woocommerceProfile } from './woocommerce';
 import type { WorkbookProfile } from './workbook';
 
@@ -18,6 +25,13 @@ export const PROFILES: readonly Profile[] = [
   cloverProfile,
   toastProfile,
   loyverseProfile,
+  bigcommerceProfile,
+  wixProfile,
+  squarespaceProfile,
+  etsyProfile,
+  lightspeedProfile,
+  metaCatalogProfile,
+  googleMerchantProfile,
 ];
 
 /** Platform exports spread over a workbook's sheets (headers/profiles/workbook.ts), tried in this order. */

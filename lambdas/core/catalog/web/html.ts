@@ -1,0 +1,132 @@
+import { TextDecoder } from 'node:util';
+import type { AnyNode, Document, Element } from 'domhandler';
+import { isTag, isText } from 'domhandler';
+import { parseDocument } from 'htmlparser2';
+
+/**
+ * HTML basics for the web readers: bytes → text (the charset the server or the page declares), text → DOM
+ * (htmlparser2: fast, forgiving, no scripts run), and the few DOM walks the readers share.
+ */
+
+const decoderFor = (label: string | undefined): TextDecoder | undefined => {
+  if (!label) return undefined;
+  try {
+    return new TextDecoder(label.trim().toLowerCase());
+  } catch {
+    return undefined;
+  }
+};
+
+const declaredCharset = (contentType: string | null | undefined): string | undefined =>
+  /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType ?? '')?.[1];
+
+/** `<meta charset>` or `<meta http-equiv="content-type" content="...; charset=...">` in the first 4 KB. */
+const metaCharset = (head: Uint8Array): string | undefined => {
+  const text = Buffer.from(head.subarray(0, 4096)).toString('latin1');
+  return (
+    /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(text)?.[1] ??
+    /<meta[^>]+content\s*=\s*["'][^"']*charset=([\w.:-]+)/i.exec(text)?.[1]
+  );
+};
+
+/**
+ * Decodes a page: a BOM decides, then the charset of the Content-Type header, then the page's own
+ * `<meta charset>`, then strict UTF-8, then Windows-1252 (what a browser assumes for legacy Western pages).
+ */
+export const decodeHtml = (bytes: Uint8Array, contentType?: string | null): string => {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    return new TextDecoder('utf-8').decode(bytes);
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
+  const declared = decoderFor(declaredCharset(contentType)) ?? decoderFor(metaCharset(bytes));
+  if (declared) return declared.decode(bytes);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes);
+  }
+};
+
+/** Parses HTML into a DOM; never throws, whatever the markup. */
+export const parseHtml = (html: string): Document => parseDocument(html);
+
+/** True when the bytes or the declared type say this is an HTML page rather than data. */
+export const looksLikeHtml = (head: Uint8Array, contentType?: string | null): boolean => {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type === 'text/html' || type === 'application/xhtml+xml') return true;
+  if (type !== '' && type !== 'text/plain' && type !== 'application/octet-stream') return false;
+  const start = Buffer.from(head.subarray(0, 1024))
+    .toString('latin1')
+    .replace(/^\ufeff|^\xef\xbb\xbf/, '')
+    .trimStart()
+    .slice(0, 200)
+    .toLowerCase();
+  return /^(<!doctype html|<html[\s>]|<head[\s>]|<!--[\s\S]*?-->\s*<(!doctype html|html))/.test(start);
+};
+
+/** Every element below `root` (document order) for which `test` holds. */
+export const findAll = (root: AnyNode, test: (element: Element) => boolean): Element[] => {
+  const found: Element[] = [];
+  const stack: AnyNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as AnyNode;
+    if (isTag(node) && node !== root && test(node)) found.push(node);
+    if ('children' in node)
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as AnyNode);
+  }
+  return found;
+};
+
+/** The raw text below a node (script contents included), without any whitespace handling. */
+export const rawText = (node: AnyNode): string => {
+  if (isText(node)) return node.data;
+  if (!('children' in node)) return '';
+  let text = '';
+  for (const child of node.children) text += rawText(child);
+  return text;
+};
+
+/** Text below a node with runs of whitespace collapsed to one space, trimmed. */
+export const textOf = (node: AnyNode): string => rawText(node).replace(/\s+/g, ' ').trim();
+
+/** Lower-cased attribute value, or undefined. */
+export const attr = (element: Element, name: string): string | undefined => element.attribs[name];
+
+/** The page's base URL: `<base href>` resolved against the page URL, or the page URL. */
+export const baseUrlOf = (document: Document, pageUrl: string): string => {
+  const base = findAll(document, (e) => e.name === 'base' && attr(e, 'href') !== undefined)[0];
+  const href = base ? attr(base, 'href') : undefined;
+  if (href && URL.canParse(href, pageUrl)) return new URL(href, pageUrl).toString();
+  return pageUrl;
+};
+
+/** An absolute http(s) URL for a reference found on a page, or null. */
+export const absoluteUrl = (reference: string | null | undefined, base: string): string | null => {
+  const trimmed = reference?.trim();
+  if (!trimmed) return null;
+  if (!URL.canParse(trimmed, base)) return null;
+  const url = new URL(trimmed, base);
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : null;
+};
+
+/**
+ * A CSS-like path to an element for a reviewer (`#menu > ul > li:nth-of-type(3)`): from the nearest ancestor
+ * with an id, or from `body`, at most 10 steps.
+ */
+export const locatorOf = (element: Element): string => {
+  const steps: string[] = [];
+  let current: Element | null = element;
+  while (current && current.name !== 'body' && current.name !== 'html' && steps.length < 10) {
+    const id = attr(current, 'id');
+    if (id && /^[A-Za-z][\w-]*$/.test(id)) {
+      steps.unshift(`#${id}`);
+      return steps.join(' > ');
+    }
+    const parent: Element | null = current.parent && isTag(current.parent) ? current.parent : null;
+    const name: string = current.name;
+    const siblings = parent ? parent.children.filter((c): c is Element => isTag(c) && c.name === name) : [];
+    steps.unshift(siblings.length > 1 ? `${name}:nth-of-type(${siblings.indexOf(current) + 1})` : name);
+    current = parent;
+  }
+  return steps.join(' > ');
+};

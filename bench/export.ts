@@ -14,7 +14,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { Item } from '../lambdas/core/catalog/document';
+import type { ItemV1 as Item } from '../lambdas/core/catalog/document-v1';
 import { catalogJsonChunks } from '../lambdas/core/catalog/writer';
 import type { ExportRecord, JobRecord } from '../lambdas/core/model';
 import { catalogKey, processExport } from '../lambdas/core/use-cases/export-processing';

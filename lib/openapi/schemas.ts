@@ -1,14 +1,16 @@
 import * as z from 'zod';
 import {
-  catalogDocumentSchema,
   categorySchema,
-  imageMappingSchema,
   itemImageSchema,
-  itemSchema,
   modifierGroupSchema,
   modifierSchema,
   priceSchema,
-} from '../../lambdas/core/catalog/document';
+} from '../../lambdas/core/catalog/document-fields';
+import {
+  catalogDocumentV1Schema as catalogDocumentSchema,
+  imageMappingV1Schema as imageMappingSchema,
+  itemV1Schema as itemSchema,
+} from '../../lambdas/core/catalog/document-v1';
 import { makeCreateExportRequestSchema } from '../../lambdas/core/schemas/export';
 import { createFileRequestSchema } from '../../lambdas/core/schemas/file';
 import {

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { parseCatalogDocument } from '../../lambdas/core/catalog/document';
+import { parseCatalogDocumentV1 as parseCatalogDocument } from '../../lambdas/core/catalog/document-v1';
 import { DependencyUnavailableError } from '../../lambdas/core/errors';
 import type { JobRecord } from '../../lambdas/core/model';
 import type { JobSpec } from '../../lambdas/core/schemas/job';

@@ -3,17 +3,18 @@ import { peekStream, readAll } from './bytes';
 import { readCsv } from './csv';
 import { detectFormat, isMachineReadable, type SourceFormat } from './detect';
 import {
-  CATALOG_FORMAT_VERSION,
-  type CatalogDocument,
   type Category,
   FIELD_LIMITS,
-  type Item,
   type ItemImage,
   MAX_CATALOG_ITEMS,
   type Modifier,
   type ModifierGroup,
   type Price,
-} from './document';
+} from './document-fields';
+import type { CatalogDocumentV1 as CatalogDocument, ItemV1 as Item } from './document-v1';
+
+const CATALOG_FORMAT_VERSION = 1 as const;
+
 import { CatalogLimitError, CatalogSourceError } from './errors';
 import { parseGtin } from './gtin';
 import { type EntityKind, makeEntityIds } from './ids';

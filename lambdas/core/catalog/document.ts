@@ -1,235 +1,265 @@
 import * as z from 'zod';
 import { JOB_TYPES, LANGUAGES } from '../schemas/job';
+import {
+  categorySchema,
+  checkCategoryTree,
+  collectIds,
+  currencyCodeSchema,
+  dimensionSchema,
+  externalIdSchema,
+  FIELD_LIMITS,
+  gtinSchema,
+  httpUrlSchema,
+  idSchema,
+  itemImageSchema,
+  MAX_CATALOG_ITEMS,
+  merchantSchema,
+  modifierGroupSchema,
+  nameSchema,
+  optionalText,
+  pointerOf,
+  priceSchema,
+  tagsSchema,
+} from './document-fields';
+import { catalogDocumentV1UploadSchema, upgradeV1Document } from './document-v1';
+
+export {
+  type Category,
+  categorySchema,
+  currencyCodeSchema,
+  FIELD_LIMITS,
+  type ItemImage,
+  itemImageSchema,
+  MAX_CATALOG_ITEMS,
+  type Merchant,
+  type Modifier,
+  type ModifierGroup,
+  modifierGroupSchema,
+  modifierSchema,
+  type Price,
+  priceSchema,
+} from './document-fields';
 
 /**
- * SPEC 5.5: the catalog document. It is the export file, the format operators upload through
- * PUT /v1/ops/jobs/{id}/catalog, and one of the JSON source formats of SPEC 5.2.
+ * SPEC 5.5: the catalog document, format 2. It is the export file, what operators upload through
+ * PUT /v1/ops/jobs/{id}/catalog, and one of the JSON source formats of SPEC 5.2. Format 1 (the same
+ * without variants: sku, gtin, size, unit and price on the item) is still accepted wherever a document is
+ * read, and upgraded to format 2 (see document-v1.ts).
  *
- * Objects are strict (an unknown key is an error, so a typo never passes silently). Nullable fields and
- * empty arrays may be omitted on input and are filled in with `null` / `[]`, so the parsed output always
- * has every field. References (category_id, parent_id, modifier_group_ids, image_mappings[].item_id) must
- * point at entities of the same document, and ids are unique per entity kind.
+ * Every item has at least one variant; an item sold in one form has one variant whose `name` is null.
+ * References (category_id, parent_id, modifier_group_ids, image_mappings' item_id and variant_id) must point
+ * at entities of the same document, ids are unique per entity kind, and a variant's `options` name only
+ * the item's `option_names`.
  */
 
-export const CATALOG_FORMAT_VERSION = 1;
+export const CATALOG_FORMAT_VERSION = 2;
 
-/** SPEC 9: at most this many items per catalog. */
-export const MAX_CATALOG_ITEMS = 200_000;
+/** How a variant is priced: `variable` is a market price (`MP`), set when sold; `price` is then null. */
+export const PRICING = ['fixed', 'variable'] as const;
+export type Pricing = (typeof PRICING)[number];
 
-/** Field lengths a catalog accepts; the builder warns about (and drops) values beyond them. */
-export const FIELD_LIMITS = {
-  id: 255,
-  name: 1000,
-  description: 20_000,
-  code: 255,
-  url: 2048,
-  tags: 100,
-  tag: 255,
-  modifiers: 1000,
-} as const;
+const optionName = z.string().min(1).max(FIELD_LIMITS.code);
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const id = z.string().regex(UUID, { message: 'must be a UUID' });
-const name = z
-  .string()
-  .max(FIELD_LIMITS.name)
-  .refine((s) => s.trim().length > 0, { message: 'must not be blank' });
-const text = (max: number) => z.string().max(max).nullable().default(null);
-const externalId = z.string().max(FIELD_LIMITS.code).nullable().default(null);
-const httpUrl = z
-  .string()
-  .max(FIELD_LIMITS.url)
-  .refine((s) => /^https?:\/\//i.test(s) && URL.canParse(s), { message: 'must be an absolute http(s) URL' });
-const dimension = z.number().int().positive().nullable().default(null);
-
-/** ISO 4217 alphabetic code. */
-export const currencyCodeSchema = z.string().regex(/^[A-Z]{3}$/, { message: 'must be an ISO 4217 code' });
-
-/** An amount in the currency's minor units (cents; yen for JPY). */
-export const priceSchema = z.strictObject({
-  amount: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  currency: currencyCodeSchema,
-});
-
-export const categorySchema = z.strictObject({
-  id,
-  name,
-  parent_id: id.nullable().default(null),
-  sort: z.number().int().min(0).default(0),
-  external_id: externalId,
-});
-
-export const itemImageSchema = z.strictObject({
-  url: httpUrl,
-  width: dimension,
-  height: dimension,
+export const variantSchema = z.strictObject({
+  id: idSchema,
+  name: nameSchema.nullable().default(null),
+  options: z.record(optionName, z.string().min(1).max(FIELD_LIMITS.name)).default({}),
+  sku: optionalText(FIELD_LIMITS.code),
+  gtin: gtinSchema,
+  size: optionalText(FIELD_LIMITS.code),
+  unit: optionalText(FIELD_LIMITS.code),
+  price: priceSchema.nullable().default(null),
+  pricing: z.enum(PRICING).default('fixed'),
+  images: z.array(itemImageSchema).max(FIELD_LIMITS.images).default([]),
+  external_id: externalIdSchema,
 });
 
 export const itemSchema = z.strictObject({
-  id,
-  name,
-  description: text(FIELD_LIMITS.description),
-  category_id: id.nullable().default(null),
-  sku: text(FIELD_LIMITS.code),
-  gtin: z
-    .string()
-    .regex(/^(\d{8}|\d{12}|\d{13}|\d{14})$/, { message: 'must be 8, 12, 13 or 14 digits' })
-    .nullable()
-    .default(null),
-  brand: text(FIELD_LIMITS.name),
-  size: text(FIELD_LIMITS.code),
-  unit: text(FIELD_LIMITS.code),
-  price: priceSchema.nullable().default(null),
-  tags: z.array(z.string().min(1).max(FIELD_LIMITS.tag)).max(FIELD_LIMITS.tags).default([]),
+  id: idSchema,
+  name: nameSchema,
+  description: optionalText(FIELD_LIMITS.description),
+  category_id: idSchema.nullable().default(null),
+  brand: optionalText(FIELD_LIMITS.name),
+  tags: tagsSchema,
   calories: z.number().int().min(0).nullable().default(null),
-  modifier_group_ids: z.array(id).default([]),
-  images: z.array(itemImageSchema).default([]),
-  external_id: externalId,
+  modifier_group_ids: z.array(idSchema).default([]),
+  images: z.array(itemImageSchema).max(FIELD_LIMITS.images).default([]),
+  external_id: externalIdSchema,
+  option_names: z.array(optionName).max(FIELD_LIMITS.options).default([]),
+  variants: z
+    .array(variantSchema)
+    .min(1, { message: 'an item has at least one variant' })
+    .max(FIELD_LIMITS.variants),
 });
-
-export const modifierSchema = z.strictObject({
-  id,
-  name,
-  price: priceSchema.nullable().default(null),
-});
-
-export const modifierGroupSchema = z
-  .strictObject({
-    id,
-    name,
-    min: z.number().int().min(0),
-    max: z.number().int().min(0),
-    modifiers: z.array(modifierSchema).max(FIELD_LIMITS.modifiers).default([]),
-  })
-  .refine((g) => g.min <= g.max, { message: 'min must not exceed max', path: ['min'] });
 
 export const imageMappingSchema = z.strictObject({
-  image_url: httpUrl,
-  item_id: id,
+  image_url: httpUrlSchema,
+  item_id: idSchema,
+  variant_id: idSchema,
   matched_by: z.enum(['gtin', 'sku']),
-  width: dimension,
-  height: dimension,
+  width: dimensionSchema,
+  height: dimensionSchema,
 });
 
-const duplicateIds = (
-  entities: readonly { id: string }[],
-  path: string,
-  ctx: z.RefinementCtx,
-): Set<string> => {
-  const seen = new Set<string>();
-  entities.forEach((entity, index) => {
-    if (seen.has(entity.id)) {
-      ctx.addIssue({ code: 'custom', message: 'duplicate id', path: [path, index, 'id'] });
-    }
-    seen.add(entity.id);
-  });
-  return seen;
+export type Variant = z.output<typeof variantSchema>;
+export type Item = z.output<typeof itemSchema>;
+export type ImageMapping = z.output<typeof imageMappingSchema>;
+
+const documentShape = {
+  format_version: z.literal(CATALOG_FORMAT_VERSION),
+  job_id: idSchema,
+  job_type: z.enum(JOB_TYPES),
+  generated_at: z.iso.datetime({ offset: true }),
+  language: z.enum(LANGUAGES),
+  currency: currencyCodeSchema,
+  merchant: merchantSchema,
+  categories: z.array(categorySchema).default([]),
+  items: z
+    .array(itemSchema)
+    .max(MAX_CATALOG_ITEMS, { message: `must have at most ${MAX_CATALOG_ITEMS} items` })
+    .default([]),
+  modifier_groups: z.array(modifierGroupSchema).default([]),
+  image_mappings: z.array(imageMappingSchema).default([]),
 };
 
-export const catalogDocumentSchema = z
-  .strictObject({
-    format_version: z.literal(CATALOG_FORMAT_VERSION),
-    job_id: id,
-    job_type: z.enum(JOB_TYPES),
-    generated_at: z.iso.datetime({ offset: true }),
-    language: z.enum(LANGUAGES),
-    currency: currencyCodeSchema,
-    merchant: z.strictObject({
-      name,
-      address: text(1000),
-      token: text(255),
-    }),
-    categories: z.array(categorySchema).default([]),
-    items: z
-      .array(itemSchema)
-      .max(MAX_CATALOG_ITEMS, { message: `must have at most ${MAX_CATALOG_ITEMS} items` })
-      .default([]),
-    modifier_groups: z.array(modifierGroupSchema).default([]),
-    image_mappings: z.array(imageMappingSchema).default([]),
-  })
-  .superRefine((doc, ctx) => {
-    const categoryIds = duplicateIds(doc.categories, 'categories', ctx);
-    const itemIds = duplicateIds(doc.items, 'items', ctx);
-    const groupIds = duplicateIds(doc.modifier_groups, 'modifier_groups', ctx);
-    const parents = new Map(doc.categories.map((c) => [c.id, c.parent_id]));
-    doc.categories.forEach((category, index) => {
-      if (category.parent_id === null) return;
-      if (!categoryIds.has(category.parent_id)) {
+type DocumentBody = {
+  categories: z.output<typeof categorySchema>[];
+  items: Item[];
+  modifier_groups: z.output<typeof modifierGroupSchema>[];
+  image_mappings: ImageMapping[];
+};
+
+const checkReferences = (doc: DocumentBody, ctx: z.RefinementCtx): void => {
+  const categoryIds = collectIds(doc.categories, ['categories'], ctx);
+  collectIds(doc.items, ['items'], ctx);
+  const groupIds = collectIds(doc.modifier_groups, ['modifier_groups'], ctx);
+  checkCategoryTree(doc.categories, ctx);
+  const variantIds = new Set<string>();
+  const variantsOf = new Map<string, Set<string>>();
+  doc.items.forEach((item, index) => {
+    if (item.category_id !== null && !categoryIds.has(item.category_id)) {
+      ctx.addIssue({ code: 'custom', message: 'unknown category', path: ['items', index, 'category_id'] });
+    }
+    item.modifier_group_ids.forEach((groupId, groupIndex) => {
+      if (!groupIds.has(groupId)) {
         ctx.addIssue({
           code: 'custom',
-          message: 'unknown parent category',
-          path: ['categories', index, 'parent_id'],
+          message: 'unknown modifier group',
+          path: ['items', index, 'modifier_group_ids', groupIndex],
         });
-        return;
-      }
-      // Walk up the chain: a cycle would make the tree unusable for every consumer.
-      let current: string | null = category.parent_id;
-      for (let steps = 0; current !== null; steps += 1) {
-        if (current === category.id || steps > doc.categories.length) {
-          ctx.addIssue({
-            code: 'custom',
-            message: 'category parents form a cycle',
-            path: ['categories', index, 'parent_id'],
-          });
-          return;
-        }
-        current = parents.get(current) ?? null;
       }
     });
-    doc.items.forEach((item, index) => {
-      if (item.category_id !== null && !categoryIds.has(item.category_id)) {
-        ctx.addIssue({ code: 'custom', message: 'unknown category', path: ['items', index, 'category_id'] });
+    const names = new Set<string>();
+    item.option_names.forEach((name, nameIndex) => {
+      if (names.has(name.toLowerCase())) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'duplicate option name',
+          path: ['items', index, 'option_names', nameIndex],
+        });
       }
-      item.modifier_group_ids.forEach((groupId, groupIndex) => {
-        if (!groupIds.has(groupId)) {
+      names.add(name.toLowerCase());
+    });
+    collectIds(item.variants, ['items', index, 'variants'], ctx, variantIds);
+    variantsOf.set(item.id, new Set(item.variants.map((v) => v.id)));
+    item.variants.forEach((variant, variantIndex) => {
+      for (const key of Object.keys(variant.options)) {
+        if (!item.option_names.includes(key)) {
           ctx.addIssue({
             code: 'custom',
-            message: 'unknown modifier group',
-            path: ['items', index, 'modifier_group_ids', groupIndex],
+            message: `option ${JSON.stringify(key)} is not one of the item's option_names`,
+            path: ['items', index, 'variants', variantIndex, 'options', key],
           });
         }
-      });
-    });
-    doc.image_mappings.forEach((mapping, index) => {
-      if (!itemIds.has(mapping.item_id)) {
-        ctx.addIssue({ code: 'custom', message: 'unknown item', path: ['image_mappings', index, 'item_id'] });
       }
     });
   });
+  doc.image_mappings.forEach((mapping, index) => {
+    const variants = variantsOf.get(mapping.item_id);
+    if (variants === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'unknown item', path: ['image_mappings', index, 'item_id'] });
+    } else if (!variants.has(mapping.variant_id)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'not a variant of the mapped item',
+        path: ['image_mappings', index, 'variant_id'],
+      });
+    }
+  });
+};
 
-/** The document as accepted on input (nullable fields and empty arrays may be omitted). */
-export type CatalogDocumentInput = z.input<typeof catalogDocumentSchema>;
-/** The document with every field present. */
-export type CatalogDocument = z.output<typeof catalogDocumentSchema>;
-export type Category = z.output<typeof categorySchema>;
-export type Item = z.output<typeof itemSchema>;
-export type ItemImage = z.output<typeof itemImageSchema>;
-export type ModifierGroup = z.output<typeof modifierGroupSchema>;
-export type Modifier = z.output<typeof modifierSchema>;
-export type ImageMapping = z.output<typeof imageMappingSchema>;
-export type Price = z.output<typeof priceSchema>;
-
-export type CatalogDocumentParseResult =
-  | { readonly ok: true; readonly document: CatalogDocument }
-  | { readonly ok: false; readonly errors: readonly { pointer: string; message: string }[] };
+/** A complete format 2 document: what the service writes and exports. */
+export const catalogDocumentSchema = z.strictObject(documentShape).superRefine(checkReferences);
 
 /**
- * Validates an untrusted catalog document (an operator upload or a JSON source) and reports every problem
- * with a JSON Pointer into the document.
+ * A format 2 document as a person or a client may send it: `job_id` and `generated_at` may be left out
+ * (the service fills them in).
+ */
+export const catalogDocumentUploadSchema = z
+  .strictObject({
+    ...documentShape,
+    job_id: idSchema.optional(),
+    generated_at: z.iso.datetime({ offset: true }).optional(),
+  })
+  .superRefine(checkReferences);
+
+/** The document with every field present (format 2). */
+export type CatalogDocument = z.output<typeof catalogDocumentSchema>;
+/** The document as accepted on input (nullable fields and empty arrays may be omitted). */
+export type CatalogDocumentInput = z.input<typeof catalogDocumentSchema>;
+/** An uploaded document, upgraded to format 2, whose `job_id` and `generated_at` may still be missing. */
+export type CatalogDocumentUpload = z.output<typeof catalogDocumentUploadSchema>;
+
+export interface DocumentProblem {
+  readonly pointer: string;
+  readonly message: string;
+}
+
+export type DocumentParseResult<T> =
+  | { readonly ok: true; readonly document: T; readonly formatVersion: 1 | 2 }
+  | { readonly ok: false; readonly errors: readonly DocumentProblem[] };
+
+const problems = (error: z.ZodError): DocumentProblem[] =>
+  error.issues.map((issue) => ({ pointer: pointerOf(issue.path), message: issue.message }));
+
+/**
+ * Validates an untrusted catalog document of format 1 or 2 (an operator upload, or a JSON source) and
+ * returns it as format 2, or every problem with a JSON Pointer into the document as it was sent.
+ * `job_id` and `generated_at` may be missing.
  *
  * @example
- * const parsed = parseCatalogDocument(JSON.parse(body));
+ * const parsed = parseCatalogUpload(JSON.parse(body));
  * if (!parsed.ok) throw new ValidationError('invalid catalog', parsed.errors.map(...));
  */
-export const parseCatalogDocument = (value: unknown): CatalogDocumentParseResult => {
-  const result = catalogDocumentSchema.safeParse(value);
-  if (result.success) return { ok: true, document: result.data };
+export const parseCatalogUpload = (value: unknown): DocumentParseResult<CatalogDocumentUpload> => {
+  const version =
+    value !== null && typeof value === 'object' && 'format_version' in value ? value.format_version : 2;
+  if (version === 1) {
+    const v1 = catalogDocumentV1UploadSchema.safeParse(value);
+    if (!v1.success) return { ok: false, errors: problems(v1.error) };
+    return { ok: true, document: upgradeV1Document(v1.data), formatVersion: 1 };
+  }
+  const v2 = catalogDocumentUploadSchema.safeParse(value);
+  if (!v2.success) return { ok: false, errors: problems(v2.error) };
+  return { ok: true, document: v2.data, formatVersion: 2 };
+};
+
+/**
+ * Validates a complete catalog document (format 1 or 2; `job_id` and `generated_at` required) and returns
+ * it as format 2.
+ */
+export const parseCatalogDocument = (value: unknown): DocumentParseResult<CatalogDocument> => {
+  const parsed = parseCatalogUpload(value);
+  if (!parsed.ok) return parsed;
+  const { job_id, generated_at } = parsed.document;
+  const missing: DocumentProblem[] = [
+    ...(job_id === undefined ? [{ pointer: '/job_id', message: 'is required' }] : []),
+    ...(generated_at === undefined ? [{ pointer: '/generated_at', message: 'is required' }] : []),
+  ];
+  if (job_id === undefined || generated_at === undefined) return { ok: false, errors: missing };
   return {
-    ok: false,
-    errors: result.error.issues.map((issue) => ({
-      pointer: issue.path.map((p) => `/${String(p).replaceAll('~', '~0').replaceAll('/', '~1')}`).join(''),
-      message: issue.message,
-    })),
+    ok: true,
+    document: { ...parsed.document, job_id, generated_at },
+    formatVersion: parsed.formatVersion,
   };
 };

@@ -1,7 +1,11 @@
 import { imageSize } from 'image-size';
 import { discardBody, OutboundError, type OutboundHttp } from '../outbound';
 import { type ImageFormat, sniffImageFormat } from './detect';
-import type { CatalogDocument, ImageMapping, Item } from './document';
+import type {
+  CatalogDocumentV1 as CatalogDocument,
+  ImageMappingV1 as ImageMapping,
+  ItemV1 as Item,
+} from './document-v1';
 import { hasValidCheckDigit } from './gtin';
 
 /** Identifiers found in an image URL's file name, in the order they are tried. */

@@ -1,4 +1,7 @@
-import { type CatalogDocument, parseCatalogDocument } from './document';
+import {
+  type CatalogDocumentV1 as CatalogDocument,
+  parseCatalogDocumentV1 as parseCatalogDocument,
+} from './document-v1';
 import { CatalogSourceError } from './errors';
 import { type CellValue, normaliseColumnName, type SourceRow } from './rows';
 

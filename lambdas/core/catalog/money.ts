@@ -1,5 +1,5 @@
 import type { Language } from '../schemas/job';
-import type { Price } from './document';
+import type { Price } from './document-fields';
 
 /** SPEC 5.2: the default currency of each documented language (its country's currency). */
 export const CURRENCY_BY_LANGUAGE: Readonly<Record<Language, string>> = {

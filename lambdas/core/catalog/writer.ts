@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import type { CatalogDocument, Category, ImageMapping, Item, ModifierGroup } from './document';
+import type { Category, ModifierGroup } from './document-fields';
+import type {
+  CatalogDocumentV1 as CatalogDocument,
+  ImageMappingV1 as ImageMapping,
+  ItemV1 as Item,
+} from './document-v1';
 
 type Many<T> = Iterable<T> | AsyncIterable<T>;
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { catalogDocumentSchema } from '../catalog/document';
+import { catalogDocumentV1Schema as catalogDocumentSchema } from '../catalog/document-v1';
 import { EXPORT_STATES } from './export';
 import { FILE_STATES } from './file';
 import { JOB_STATES, JOB_TYPES, jobSchema, PROCESSING_TYPES } from './job';

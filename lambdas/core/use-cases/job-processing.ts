@@ -1,6 +1,6 @@
 import type { SourceInput } from '../catalog/builder';
 import { CatalogBuilder, summariseCatalog } from '../catalog/builder';
-import type { CatalogDocument } from '../catalog/document';
+import type { CatalogDocumentV1 as CatalogDocument } from '../catalog/document-v1';
 import { CatalogError } from '../catalog/errors';
 import { mapImages } from '../catalog/image-mapping';
 import { catalogJsonChunks } from '../catalog/writer';

@@ -1,5 +1,5 @@
 import { summariseCatalog } from '../catalog/builder';
-import { parseCatalogDocument } from '../catalog/document';
+import { parseCatalogDocumentV1 as parseCatalogDocument } from '../catalog/document-v1';
 import { catalogJsonChunks } from '../catalog/writer';
 import { ConflictError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { type JobRecord, jobResource, problem } from '../model';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CatalogBuilder } from '../../../lambdas/core/catalog/builder';
-import { parseCatalogDocument } from '../../../lambdas/core/catalog/document';
+import { parseCatalogDocumentV1 as parseCatalogDocument } from '../../../lambdas/core/catalog/document-v1';
 import { CatalogLimitError, CatalogSourceError } from '../../../lambdas/core/catalog/errors';
 import { makeEntityIds } from '../../../lambdas/core/catalog/ids';
 import { aCatalogJob, MENU_JOB_ID } from '../../fixtures/catalog/jobs';

@@ -1,4 +1,4 @@
-import { parseCatalogDocument } from '../../../lambdas/core/catalog/document';
+import { parseCatalogDocumentV1 as parseCatalogDocument } from '../../../lambdas/core/catalog/document-v1';
 
 const CAT = '8d4b3f0e-58a6-5e5a-9a53-9f1c54c4f001';
 const SUB = '8d4b3f0e-58a6-5e5a-9a53-9f1c54c4f002';

@@ -1,5 +1,5 @@
 import { CatalogBuilder } from '../../../lambdas/core/catalog/builder';
-import { parseCatalogDocument } from '../../../lambdas/core/catalog/document';
+import { parseCatalogDocumentV1 as parseCatalogDocument } from '../../../lambdas/core/catalog/document-v1';
 import {
   extractImageIdentifiers,
   fetchImage,

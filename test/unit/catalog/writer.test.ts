@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { CatalogBuilder } from '../../../lambdas/core/catalog/builder';
 import {
-  type CatalogDocument,
-  type Item,
-  parseCatalogDocument,
-} from '../../../lambdas/core/catalog/document';
+  type CatalogDocumentV1 as CatalogDocument,
+  type ItemV1 as Item,
+  parseCatalogDocumentV1 as parseCatalogDocument,
+} from '../../../lambdas/core/catalog/document-v1';
 import { catalogJsonChunks, writeCatalogJson } from '../../../lambdas/core/catalog/writer';
 import { aCatalogJob } from '../../fixtures/catalog/jobs';
 

@@ -1,0 +1,105 @@
+import type { Price, Pricing } from './document';
+
+/**
+ * The normalised intermediate form every source is turned into before assembly (SPEC 5.2): a *draft*.
+ *
+ * Spreadsheet rows get here through header mapping and the row normalisers; readers of sources that are
+ * not rows (a catalog document, a PDF or photographed menu, a web page, an online store's API) produce
+ * drafts directly. Assembly (assembly/) is the only consumer: it finds each draft's item by the job type's
+ * identity rule, merges drafts of the same item (variants, images, modifiers), gives every entity its
+ * deterministic id and enforces the document's limits with warnings. A draft therefore only has to say
+ * what the source says; it need not be unique, complete or within limits.
+ *
+ * Values are already parsed: prices in minor units with their currency (rows/prices.ts), GTINs as valid
+ * digit strings (rows/barcodes.ts), image URLs absolute http(s) (rows/cells.ts has the helpers).
+ */
+
+/** Where a draft came from, so that a warning or a reviewer can point at it. */
+export interface Provenance {
+  /** The catalog source as the job names it (URL or uploaded file id). */
+  readonly source: string;
+  /** 1-based row (spreadsheets: the sheet's row number, header included) or array position (JSON). */
+  readonly row?: number | null;
+  /** Sheet name of a workbook. */
+  readonly sheet?: string | null;
+  /** 1-based page of a PDF or multi-page source. */
+  readonly page?: number | null;
+  /** Where on the page, in the page's own units (PDF points or image pixels), origin top left. */
+  readonly box?: {
+    readonly x: number;
+    readonly y: number;
+    readonly width: number;
+    readonly height: number;
+  } | null;
+}
+
+export interface DraftImage {
+  readonly url: string;
+  readonly width?: number | null;
+  readonly height?: number | null;
+}
+
+export interface DraftVariant {
+  /** e.g. `Large`; null for an item sold in one form. Named after `size` or `options` when left out. */
+  readonly name?: string | null;
+  /** Option name → value, e.g. `{ Size: 'Large' }`; the names belong in the item's `optionNames`. */
+  readonly options?: Readonly<Record<string, string>>;
+  readonly price?: Price | null;
+  /** `variable` for market prices (`MP`): the price is set when sold. Defaults to `fixed`. */
+  readonly pricing?: Pricing;
+  readonly sku?: string | null;
+  /** Digits only, GS1 check digit valid (see rows/barcodes.ts). */
+  readonly gtin?: string | null;
+  readonly size?: string | null;
+  readonly unit?: string | null;
+  readonly images?: readonly DraftImage[];
+  readonly externalId?: string | null;
+}
+
+export interface DraftModifier {
+  readonly name: string;
+  readonly price?: Price | null;
+}
+
+export interface DraftModifierGroup {
+  readonly name: string;
+  /** Defaults: 0 and the number of modifiers. */
+  readonly min?: number | null;
+  readonly max?: number | null;
+  readonly modifiers: readonly DraftModifier[];
+}
+
+/** An item (a dish, a product) as one source states it. Several drafts may describe the same item. */
+export interface DraftItem {
+  readonly kind: 'item';
+  /** Category names from the top, e.g. `['Grocery', 'Dairy']`; empty: uncategorised. */
+  readonly categoryPath: readonly string[];
+  readonly name: string;
+  readonly description?: string | null;
+  readonly brand?: string | null;
+  readonly calories?: number | null;
+  readonly tags?: readonly string[];
+  readonly images?: readonly DraftImage[];
+  /** Option names in order (`['Size', 'Color']`), for the variants' `options`. */
+  readonly optionNames?: readonly string[];
+  /**
+   * The forms the item is sold in. Empty is allowed (a row that only adds a modifier to an item described
+   * elsewhere); an item that ends up with no variant at all gets one without a price, with a warning.
+   */
+  readonly variants: readonly DraftVariant[];
+  readonly modifierGroups?: readonly DraftModifierGroup[];
+  readonly externalId?: string | null;
+  readonly provenance?: Provenance;
+  /** 0–1: how sure the reader is (drafts of PDFs, photos, HTML); reviewers check the lowest first. */
+  readonly confidence?: number | null;
+}
+
+/** A category the source declares on its own (e.g. an empty one in a catalog document). */
+export interface DraftCategory {
+  readonly kind: 'category';
+  readonly path: readonly string[];
+  readonly externalId?: string | null;
+  readonly provenance?: Provenance;
+}
+
+export type Draft = DraftItem | DraftCategory;

@@ -1,0 +1,48 @@
+import { reviewOnlyReader } from './review-only';
+import { isOle, isOtherImage, isPdf, sniffImageFormat } from './signatures';
+import type { SourceReader } from './types';
+
+/**
+ * Every source format the service recognises, in detection order (sources/detect.ts): binary signatures
+ * are tried in this order, then content types and extensions, then each text format's sniff. A new format
+ * is one file exporting a `SourceReader`, listed here.
+ */
+
+export const pdfReader = reviewOnlyReader('pdf', {
+  what: 'a PDF',
+  signature: isPdf,
+  contentTypes: ['application/pdf'],
+  extensions: ['pdf'],
+});
+
+export const imageReader = reviewOnlyReader('image', {
+  what: 'an image',
+  signature: (head) => sniffImageFormat(head) !== null || isOtherImage(head),
+  contentTypes: [
+    'image/jpeg',
+    'image/png',
+    'image/gif',
+    'image/webp',
+    'image/heic',
+    'image/heif',
+    'image/tiff',
+    'image/bmp',
+    'image/avif',
+  ],
+  extensions: ['jpg', 'jpeg', 'png', 'gif', 'webp', 'heic', 'heif', 'tif', 'tiff', 'bmp', 'avif'],
+});
+
+export const htmlReader = reviewOnlyReader('html', {
+  what: 'a web page',
+  contentTypes: ['text/html', 'application/xhtml+xml'],
+  extensions: ['html', 'htm'],
+  sniffText: (text) => /^<(!doctype html|html|head|body)\b/i.test(text),
+});
+
+/** What nothing else claims: a legacy `.xls`, a word-processor file, binary data. */
+export const unknownReader = reviewOnlyReader('unknown', {
+  what: 'in a format the service does not read by machine',
+  signature: isOle,
+});
+
+export const SOURCE_READERS: readonly SourceReader[] = [pdfReader, imageReader, unknownReader, htmlReader];

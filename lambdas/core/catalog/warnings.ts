@@ -1,0 +1,79 @@
+/**
+ * Warnings (SPEC 5.2 "nothing is lost silently"): every value the pipeline cannot use, every row it skips
+ * and every source it cannot read fully is reported with where it was and why. `code` is stable, for
+ * machines; `message` is for a person.
+ */
+export const WARNING_CODES = [
+  // a whole source or column
+  'source_unreadable',
+  'missing_field',
+  'ambiguous_column',
+  'encoding_fallback',
+  'unreadable_record',
+  // one value
+  'invalid_value',
+  'too_long',
+  'not_a_price',
+  'invalid_price',
+  'unknown_currency',
+  'unlabelled_prices',
+  'invalid_barcode',
+  'barcode_scientific_notation',
+  'conflicting_values',
+  'invalid_calories',
+  'invalid_url',
+  'too_many_values',
+  'several_categories',
+  // one row or entity
+  'missing_name',
+  'duplicate_item',
+  'duplicate_variant',
+  'duplicate_modifier',
+  'incomplete_modifier',
+  'no_own_price',
+  'orphan_variant',
+  'too_many_variants',
+  // job settings
+  'invalid_client_mapping',
+] as const;
+
+export type WarningCode = (typeof WARNING_CODES)[number];
+
+export interface CatalogWarning {
+  /** The catalog source as the job names it (URL or file id), or `client_mappings`. */
+  readonly source: string;
+  /** 1-based row: the sheet's row number (header included) in CSV/XLSX, the position in a JSON array. */
+  readonly row: number | null;
+  /** The column as the source names it (its header), or the field. */
+  readonly column: string | null;
+  readonly code: WarningCode;
+  readonly message: string;
+}
+
+/** A warning about the source being read: the source is filled in by whoever collects it. */
+export type WarningInput = Omit<CatalogWarning, 'source'> & { readonly source?: string };
+
+/** How many warnings `results.warnings` keeps in full (all are counted). */
+export const KEPT_WARNINGS = 100;
+
+/** Collects warnings: all counted, the first `kept` kept. */
+export class WarningLog {
+  private readonly list: CatalogWarning[] = [];
+  private total = 0;
+
+  constructor(private readonly kept: number = KEPT_WARNINGS) {}
+
+  add(warning: CatalogWarning): void {
+    this.total += 1;
+    if (this.list.length < this.kept) this.list.push(warning);
+  }
+
+  get count(): number {
+    return this.total;
+  }
+
+  /** The first `kept` warnings, in the order they were added. */
+  get warnings(): readonly CatalogWarning[] {
+    return this.list;
+  }
+}

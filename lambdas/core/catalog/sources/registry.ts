@@ -1,3 +1,4 @@
+import { htmlReader } from './html';
 import { reviewOnlyReader } from './review-only';
 import { isOle, isOtherImage, isPdf, sniffImageFormat } from './signatures';
 import type { SourceReader } from './types';
@@ -32,12 +33,7 @@ export const imageReader = reviewOnlyReader('image', {
   extensions: ['jpg', 'jpeg', 'png', 'gif', 'webp', 'heic', 'heif', 'tif', 'tiff', 'bmp', 'avif'],
 });
 
-export const htmlReader = reviewOnlyReader('html', {
-  what: 'a web page',
-  contentTypes: ['text/html', 'application/xhtml+xml'],
-  extensions: ['html', 'htm'],
-  sniffText: (text) => /^<(!doctype html|html|head|body)\b/i.test(text),
-});
+export { htmlReader };
 
 /** What nothing else claims: a legacy `.xls`, a word-processor file, binary data. */
 export const unknownReader = reviewOnlyReader('unknown', {

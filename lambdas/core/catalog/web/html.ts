@@ -1,20 +1,18 @@
-import { TextDecoder } from 'node:util';
+import { isUtf8 } from 'node:buffer';
 import type { AnyNode, Document, Element } from 'domhandler';
 import { isTag, isText } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
+import iconv from 'iconv-lite';
 
 /**
  * HTML basics for the web readers: bytes → text (the charset the server or the page declares), text → DOM
  * (htmlparser2: fast, forgiving, no scripts run), and the few DOM walks the readers share.
  */
 
-const decoderFor = (label: string | undefined): TextDecoder | undefined => {
-  if (!label) return undefined;
-  try {
-    return new TextDecoder(label.trim().toLowerCase());
-  } catch {
-    return undefined;
-  }
+/** A charset label iconv-lite knows (pure JavaScript: the same bytes decode the same on every Node). */
+const known = (label: string | undefined): string | undefined => {
+  const name = label?.trim().toLowerCase();
+  return name && iconv.encodingExists(name) ? name : undefined;
 };
 
 const declaredCharset = (contentType: string | null | undefined): string | undefined =>
@@ -32,19 +30,19 @@ const metaCharset = (head: Uint8Array): string | undefined => {
 /**
  * Decodes a page: a BOM decides, then the charset of the Content-Type header, then the page's own
  * `<meta charset>`, then strict UTF-8, then Windows-1252 (what a browser assumes for legacy Western pages).
+ * A page that declares UTF-8 but is not is read as Windows-1252, as browsers do not but merchants' old
+ * sites need.
  */
 export const decodeHtml = (bytes: Uint8Array, contentType?: string | null): string => {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
-    return new TextDecoder('utf-8').decode(bytes);
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
-  const declared = decoderFor(declaredCharset(contentType)) ?? decoderFor(metaCharset(bytes));
-  if (declared) return declared.decode(bytes);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return new TextDecoder('windows-1252').decode(bytes);
-  }
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf)
+    return buffer.subarray(3).toString('utf8');
+  if (buffer[0] === 0xff && buffer[1] === 0xfe) return iconv.decode(buffer.subarray(2), 'utf-16le');
+  if (buffer[0] === 0xfe && buffer[1] === 0xff) return iconv.decode(buffer.subarray(2), 'utf-16be');
+  const declared = known(declaredCharset(contentType)) ?? known(metaCharset(buffer));
+  const utf8 = isUtf8(buffer);
+  if (declared && !/^utf-?8$/.test(declared)) return iconv.decode(buffer, declared);
+  return utf8 ? buffer.toString('utf8') : iconv.decode(buffer, 'windows-1252');
 };
 
 /** Parses HTML into a DOM; never throws, whatever the markup. */

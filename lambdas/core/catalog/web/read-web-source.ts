@@ -97,11 +97,12 @@ const readPage = (document: Document, url: string, context: WebReadContext): Pag
  * 2. otherwise the page's schema.org data (JSON-LD, microdata) is read by machine;
  * 3. otherwise the page's layout is drafted for a person to check;
  * 4. a page with none of these (a restaurant's home page) has its menu links followed, within the bounds.
- * Every fetch beyond the given page goes through `session` (robots.txt, User-Agent, bounds).
+ * Every fetch beyond the given page goes through `session` (robots.txt, User-Agent, bounds); without one
+ * (a saved page uploaded as a file) only the page itself is read.
  */
 export const readWebSource = async (
   first: WebPage,
-  session: WebSession,
+  session: WebSession | null,
   context: WebReadContext,
 ): Promise<WebSourceResult> => {
   const html = decodeHtml(first.body, first.contentType);
@@ -115,34 +116,21 @@ export const readWebSource = async (
   ): WebSourceResult => ({
     profile,
     items,
-    warnings: [...warnings, ...session.warnings],
-    pages: session.pages,
+    warnings: [...warnings, ...(session?.warnings ?? [])],
+    pages: session?.pages ?? 1,
     review,
     transient,
   });
 
-  const store = detectStorefront(html, document, first.url, first.headers);
-  if (store) {
+  const store = session ? detectStorefront(html, document, first.url, first.headers) : null;
+  if (session && store) {
     const reading: StoreReading =
       store.platform === 'shopify'
         ? await readShopifyStore(session, store, context.currency)
         : await readWooStore(session, store, context.currency);
     warnings.push(...reading.warnings);
-    if (reading.usable && (reading.items.length > 0 || reading.transient === null)) {
-      return done(
-        store.platform === 'shopify' ? 'shopify_store' : 'woocommerce_store',
-        reading.items,
-        null,
-        reading.transient,
-      );
-    }
-    if (reading.transient)
-      return done(
-        store.platform === 'shopify' ? 'shopify_store' : 'woocommerce_store',
-        [],
-        null,
-        reading.transient,
-      );
+    const profile = store.platform === 'shopify' ? 'shopify_store' : 'woocommerce_store';
+    if (reading.usable) return done(profile, reading.items, null, reading.transient);
   }
 
   const page = readPage(document, first.url, context);
@@ -157,6 +145,8 @@ export const readWebSource = async (
       : done('schema_org', page.items);
   }
 
+  const nothing = `${first.url} has no ${context.kind === 'menu' ? 'menu' : 'product'} data the service can read`;
+  if (!session) return done('none', [], nothing);
   const links = menuLinksOf(document, first.url);
   const follow = [...new Set([...page.menuLinks, ...(context.kind === 'menu' ? links.pages : [])])];
   for (const pdf of links.pdfs) {
@@ -182,7 +172,12 @@ export const readWebSource = async (
     const outcome = await session.fetch(url, HTML_ACCEPT);
     if (!outcome.ok) {
       warnings.push({
-        code: outcome.reason === 'robots' ? 'robots_disallowed' : 'page_unreadable',
+        code:
+          outcome.reason === 'robots'
+            ? 'robots_disallowed'
+            : outcome.reason === 'limit'
+              ? 'page_limit'
+              : 'page_unreadable',
         message: outcome.message,
         url,
       });
@@ -208,9 +203,5 @@ export const readWebSource = async (
       drafted,
       `the catalog on the pages linked from ${first.url} was drafted from their layout and needs checking`,
     );
-  return done(
-    'none',
-    [],
-    `${first.url} has no ${context.kind === 'menu' ? 'menu' : 'product'} data the service can read`,
-  );
+  return done('none', [], nothing);
 };

@@ -13,7 +13,7 @@ export interface SchemaScope {
   readonly warnings: WebWarning[];
 }
 
-export const warn = (scope: SchemaScope, code: string, message: string, field?: string): void => {
+export const warn = (scope: SchemaScope, code: WebWarning['code'], message: string, field?: string): void => {
   scope.warnings.push({ code, message, url: scope.baseUrl, ...(field ? { field } : {}) });
 };
 
@@ -60,7 +60,7 @@ export const gtinOf = (scope: SchemaScope, node: SchemaNode, itemName: string): 
       if (property === 'isbn' && !/^97[89]/.test(String(value).replace(/[\s-]/g, ''))) continue;
       const read = readGtin(value);
       if (read.ok) return read.value;
-      warn(scope, 'invalid_gtin', `${itemName}: ${read.message}; kept without it`, property);
+      warn(scope, 'invalid_barcode', `${itemName}: ${read.message}; kept without it`, property);
     }
   }
   return null;
@@ -122,7 +122,7 @@ const priceOfOffer = (
     if (low !== undefined && high !== undefined && String(low) !== String(high)) {
       warn(
         scope,
-        'price_range',
+        'not_a_price',
         `${itemName}: the price is a range (${low} to ${high}), not one price; kept without a price`,
         'price',
       );
@@ -167,7 +167,7 @@ export const variantsFromOffers = (
     offers = offers.filter((o) => o.currency === null || o.currency === keep);
     warn(
       scope,
-      'several_currencies',
+      'conflicting_values',
       `${itemName}: offered in ${currencies.join(', ')}; the ${keep} prices were kept`,
       'price',
     );

@@ -79,7 +79,7 @@ const variantOf = (
     if (read.ok) gtin = read.value;
     else
       warnings.push({
-        code: 'invalid_gtin',
+        code: 'invalid_barcode',
         message: `${name}: barcode ${read.message}; kept without it`,
         field: 'barcode',
       });

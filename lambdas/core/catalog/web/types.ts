@@ -64,10 +64,37 @@ export interface WebItem {
   readonly confidence?: number;
 }
 
+/**
+ * Warning codes only web sources give (the others they share with every source: `invalid_price`,
+ * `invalid_barcode`, `invalid_calories`, `missing_name`, `not_a_price`, `conflicting_values`).
+ */
+export const WEB_WARNING_CODES = [
+  'page_limit',
+  'robots_disallowed',
+  'robots_unreadable',
+  'store_unreadable',
+  'store_incomplete',
+  'currency_assumed',
+  'variation_unread',
+  'invalid_json_ld',
+  'no_prices',
+  'structured_data_without_prices',
+  'pdf_menu_linked',
+  'links_not_followed',
+  'page_unreadable',
+] as const;
+
 /** A problem with one entity or one page: the entity is kept without the bad value, or the page skipped. */
 export interface WebWarning {
-  /** A stable snake_case reason: `invalid_price`, `invalid_gtin`, `page_limit`, `robots_disallowed`, ... */
-  readonly code: string;
+  /** A stable snake_case reason: one of WEB_WARNING_CODES or a code every source uses. */
+  readonly code:
+    | (typeof WEB_WARNING_CODES)[number]
+    | 'invalid_price'
+    | 'invalid_barcode'
+    | 'invalid_calories'
+    | 'missing_name'
+    | 'not_a_price'
+    | 'conflicting_values';
   readonly message: string;
   /** The page or endpoint the warning is about. */
   readonly url?: string;

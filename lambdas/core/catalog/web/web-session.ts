@@ -44,6 +44,19 @@ export class WebBudget {
   constructor(readonly limits: WebLimits = DEFAULT_WEB_LIMITS) {}
 }
 
+/**
+ * What a job gives its web sources (SPEC 5.2, 9): one budget for all of them, the User-Agent, and whether
+ * this is the job's last delivery (a store that fails part-way then keeps what was read, with a warning,
+ * rather than fail the attempt so that it is retried).
+ */
+export interface WebJobContext {
+  readonly budget: WebBudget;
+  readonly userAgent?: string;
+  readonly lastAttempt: boolean;
+  readonly wait?: (ms: number) => Promise<void>;
+  readonly now?: () => number;
+}
+
 export interface WebSessionOptions {
   readonly http: OutboundHttp;
   readonly budget: WebBudget;

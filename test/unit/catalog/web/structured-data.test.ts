@@ -302,7 +302,7 @@ describe('schema.org products', () => {
       retail,
     );
     expect(result.items[0]?.variants[0]?.price).toBeNull();
-    expect(result.warnings.map((w) => w.code)).toEqual(['price_range']);
+    expect(result.warnings.map((w) => w.code)).toEqual(['not_a_price']);
   });
 
   it('warns about a GTIN with a wrong check digit and keeps the product', () => {
@@ -311,7 +311,7 @@ describe('schema.org products', () => {
       retail,
     );
     expect(result.items[0]?.variants[0]?.gtin).toBeNull();
-    expect(result.warnings).toEqual([expect.objectContaining({ code: 'invalid_gtin', field: 'gtin12' })]);
+    expect(result.warnings).toEqual([expect.objectContaining({ code: 'invalid_barcode', field: 'gtin12' })]);
   });
 
   it('prefers the kind of data the job is for when a page has both', () => {

@@ -1,6 +1,7 @@
 import { OutboundNetworkError } from '../../outbound';
 import type { DraftItem } from '../draft';
 import { CatalogSourceError } from '../errors';
+import { HtmlTooDeepError } from '../web/html';
 import { DEFAULT_WEB_LIMITS } from '../web/limits';
 import { readWebSource } from '../web/read-web-source';
 import type { WebItem, WebReadContext } from '../web/types';
@@ -88,11 +89,18 @@ export const htmlReader: SourceReader = {
           })
         : null;
     session?.countFirstPage(url as string, body.length);
-    const result = await readWebSource(
-      { url: url ?? 'about:blank', body, contentType: source.contentType, headers: {} },
-      session,
-      contextOf(ctx),
-    );
+    let result: Awaited<ReturnType<typeof readWebSource>>;
+    try {
+      result = await readWebSource(
+        { url: url ?? 'about:blank', body, contentType: source.contentType, headers: {} },
+        session,
+        contextOf(ctx),
+      );
+    } catch (error) {
+      if (error instanceof HtmlTooDeepError)
+        throw new CatalogSourceError(`${source.source}: ${error.message}`);
+      throw error;
+    }
     if (result.transient && !(ctx.web?.lastAttempt ?? true)) {
       // Part of a store's catalog did not come: the whole job is tried again rather than keep a part.
       throw new OutboundNetworkError(`${source.source}: ${result.transient.message}`);

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { AnyNode, Document, Element } from 'domhandler';
-import { isTag, isText } from 'domhandler';
-import { parseDocument } from 'htmlparser2';
+import { DomHandler, isTag, isText } from 'domhandler';
+import { Parser } from 'htmlparser2';
 import iconv from 'iconv-lite';
 
 /**
@@ -45,8 +45,41 @@ export const decodeHtml = (bytes: Uint8Array, contentType?: string | null): stri
   return utf8 ? buffer.toString('utf8') : iconv.decode(buffer, 'windows-1252');
 };
 
-/** Parses HTML into a DOM; never throws, whatever the markup. */
-export const parseHtml = (html: string): Document => parseDocument(html);
+/** Elements nested deeper than this make a page unreadable (browsers stop nesting at 512). */
+export const MAX_HTML_DEPTH = 1024;
+
+/** A page whose elements nest deeper than MAX_HTML_DEPTH: no real page does, and parsing it costs quadratic time. */
+export class HtmlTooDeepError extends Error {
+  constructor() {
+    super(`the page nests its elements more than ${MAX_HTML_DEPTH} deep`);
+    this.name = new.target.name;
+  }
+}
+
+class BoundedDomHandler extends DomHandler {
+  private depth = 0;
+
+  override onopentag(name: string, attribs: { [key: string]: string }): void {
+    this.depth += 1;
+    if (this.depth > MAX_HTML_DEPTH) throw new HtmlTooDeepError();
+    super.onopentag(name, attribs);
+  }
+
+  override onclosetag(): void {
+    this.depth -= 1;
+    super.onclosetag();
+  }
+}
+
+/**
+ * Parses HTML into a DOM, forgiving any markup. Throws HtmlTooDeepError for absurd nesting, which would
+ * otherwise take the parser minutes (its open-element stack costs time per level).
+ */
+export const parseHtml = (html: string): Document => {
+  const handler = new BoundedDomHandler();
+  new Parser(handler).end(html);
+  return handler.root;
+};
 
 /** True when the bytes or the declared type say this is an HTML page rather than data. */
 export const looksLikeHtml = (head: Uint8Array, contentType?: string | null): boolean => {
@@ -121,10 +154,24 @@ export const locatorOf = (element: Element): string => {
       return steps.join(' > ');
     }
     const parent: Element | null = current.parent && isTag(current.parent) ? current.parent : null;
-    const name: string = current.name;
-    const siblings = parent ? parent.children.filter((c): c is Element => isTag(c) && c.name === name) : [];
-    steps.unshift(siblings.length > 1 ? `${name}:nth-of-type(${siblings.indexOf(current) + 1})` : name);
+    const { position, of } = typePosition(current);
+    steps.unshift(of > 1 ? `${current.name}:nth-of-type(${position})` : current.name);
     current = parent;
   }
   return steps.join(' > ');
+};
+
+const positions = new WeakMap<Element, { position: number; of: number }>();
+
+/** An element's 1-based position among its parent's children of its type, counted once per parent. */
+const typePosition = (element: Element): { position: number; of: number } => {
+  const known = positions.get(element);
+  if (known) return known;
+  const siblings = (element.parent?.children ?? [element]).filter(
+    (c): c is Element => isTag(c) && c.name === element.name,
+  );
+  siblings.forEach((sibling, index) => {
+    positions.set(sibling, { position: index + 1, of: siblings.length });
+  });
+  return positions.get(element) ?? { position: 1, of: 1 };
 };

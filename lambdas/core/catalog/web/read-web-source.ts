@@ -1,5 +1,15 @@
 import type { Document } from 'domhandler';
-import { absoluteUrl, attr, baseUrlOf, decodeHtml, findAll, looksLikeHtml, parseHtml, textOf } from './html';
+import {
+  absoluteUrl,
+  attr,
+  baseUrlOf,
+  decodeHtml,
+  findAll,
+  HtmlTooDeepError,
+  looksLikeHtml,
+  parseHtml,
+  textOf,
+} from './html';
 import { draftFromPage } from './html-draft';
 import { readStructuredData } from './schema-org';
 import { readShopifyStore, readWooStore, type StoreReading } from './store-crawl';
@@ -188,11 +198,15 @@ export const readWebSource = async (
       warnings.push({ code: 'page_unreadable', message: `${url} is not an HTML page`, url });
       continue;
     }
-    const linked = readPage(
-      parseHtml(decodeHtml(outcome.body, outcome.headers['content-type'])),
-      outcome.url,
-      context,
-    );
+    let linkedDocument: Document;
+    try {
+      linkedDocument = parseHtml(decodeHtml(outcome.body, outcome.headers['content-type']));
+    } catch (error) {
+      if (!(error instanceof HtmlTooDeepError)) throw error;
+      warnings.push({ code: 'page_unreadable', message: `${url}: ${error.message}`, url });
+      continue;
+    }
+    const linked = readPage(linkedDocument, outcome.url, context);
     warnings.push(...linked.warnings);
     (linked.drafted ? drafted : structured).push(...linked.items);
   }

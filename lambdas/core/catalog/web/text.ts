@@ -1,6 +1,6 @@
 import type { AnyNode } from 'domhandler';
 import { isTag, isText } from 'domhandler';
-import { parseHtml } from './html';
+import { HtmlTooDeepError, parseHtml } from './html';
 
 /** Elements that start a new line when a page is read as text (the block elements of CSS's defaults). */
 export const BLOCK_ELEMENTS: ReadonlySet<string> = new Set([
@@ -88,7 +88,16 @@ export const htmlToText = (html: string): string => {
     if ('children' in node) for (const child of node.children) walk(child);
     if (block) flush();
   };
-  walk(parseHtml(html));
+  try {
+    walk(parseHtml(html));
+  } catch (error) {
+    if (!(error instanceof HtmlTooDeepError)) throw error;
+    // Absurdly nested markup in a description: its text without the tags will do.
+    return html
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+  }
   flush();
   return lines.join('\n');
 };

@@ -153,3 +153,13 @@ describe('HTML menu drafts', () => {
     expect(items.map((i) => i.name)).toEqual(['Tea', 'Coffee', 'Cocoa']);
   });
 });
+
+describe('HTML text', () => {
+  it('turns markup into lines, entities decoded, and survives absurd nesting', async () => {
+    const { htmlToText } = await import('../../../../lambdas/core/catalog/web/text');
+    expect(htmlToText('<p>Loose leaf <b>tea</b>.</p><p>Steep 3&ndash;4 min.<br>Enjoy</p>')).toBe(
+      'Loose leaf tea.\nSteep 3–4 min.\nEnjoy',
+    );
+    expect(htmlToText(`${'<span>'.repeat(3000)}deep text`)).toBe('deep text');
+  });
+});

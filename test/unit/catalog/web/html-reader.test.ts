@@ -156,4 +156,13 @@ describe('the HTML source reader', () => {
       message: expect.stringContaining('larger than'),
     });
   });
+
+  it('refuses a page nested beyond any real page (parsing it would take minutes), and says why', async () => {
+    const { ctx } = context();
+    const nested = `<html><body>${'<div>'.repeat(5000)}Soup $5</body></html>`;
+    await expect(htmlReader.read(opened(nested, 'https://x.example/'), ctx)).rejects.toMatchObject({
+      code: 'source_unreadable',
+      message: expect.stringContaining('nests its elements more than 1024 deep'),
+    });
+  });
 });

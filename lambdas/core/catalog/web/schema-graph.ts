@@ -74,12 +74,13 @@ export class SchemaGraph {
   }
 
   /** The first text (or number, as text) among a property's values, trimmed; nested `name` for a node. */
-  text(node: SchemaNode, property: string): string | null {
+  text(node: SchemaNode, property: string, depth = 0): string | null {
     for (const value of this.values(node, property)) {
       if (typeof value === 'string' && value.trim() !== '') return value.trim();
       if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-      if (isNode(value)) {
-        const name = this.text(value, 'name');
+      // `@id` references can loop (`{"@id": "#a", "name": {"@id": "#a"}}`): a few levels of names are enough.
+      if (isNode(value) && depth < 4) {
+        const name = this.text(value, 'name', depth + 1);
         if (name !== null) return name;
       }
     }

@@ -327,4 +327,30 @@ describe('schema.org products', () => {
     const result = read('<html><body><h1>Hello</h1></body></html>');
     expect(result).toEqual({ items: [], found: null, syntax: null, menuLinks: [], warnings: [] });
   });
+
+  it('survives @id references that loop', () => {
+    const result = read(
+      jsonLdPage({
+        '@graph': [
+          {
+            '@id': '#a',
+            '@type': 'Product',
+            name: { '@id': '#b' },
+            brand: { '@id': '#a' },
+            offers: { price: 1 },
+          },
+          { '@id': '#b', name: { '@id': '#a' } },
+          {
+            '@type': 'Menu',
+            '@id': '#m',
+            hasMenuSection: { '@id': '#m' },
+            hasMenuItem: { '@type': 'MenuItem', name: 'Tea', offers: { price: 2 } },
+          },
+        ],
+      }),
+      retail,
+    );
+    // The nameless product is no product, so the page's menu is what it offers.
+    expect(result.items.map((i) => i.name)).toEqual(['Tea']);
+  });
 });

@@ -17,7 +17,8 @@ import { Upload } from '@aws-sdk/lib-storage';
 import type { ItemV1 as Item } from '../lambdas/core/catalog/document-v1';
 import { catalogJsonChunks } from '../lambdas/core/catalog/writer';
 import type { ExportRecord, JobRecord } from '../lambdas/core/model';
-import { catalogKey, processExport } from '../lambdas/core/use-cases/export-processing';
+import { objectKeys } from '../lambdas/core/ports';
+import { processExport } from '../lambdas/core/use-cases/export-processing';
 import { loadConfig } from '../lambdas/shared/config';
 import { awsClients, buildDeps } from '../lambdas/shared/deps';
 
@@ -87,7 +88,7 @@ const seed = async (count: number) => {
     image_mappings: [],
   };
   const written = await deps.catalogs.write(
-    catalogKey(clientId, job.id),
+    objectKeys.catalog(clientId, job.id),
     catalogJsonChunks(doc),
     'application/json',
   );
@@ -139,7 +140,7 @@ const runCopy = (clientId: string, jobId: string) =>
     const config = loadConfig(process.env);
     const { s3 } = awsClients(config);
     const source = await s3.send(
-      new GetObjectCommand({ Bucket: config.buckets.catalogs, Key: catalogKey(clientId, jobId) }),
+      new GetObjectCommand({ Bucket: config.buckets.catalogs, Key: objectKeys.catalog(clientId, jobId) }),
     );
     await new Upload({
       client: s3,

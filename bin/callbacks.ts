@@ -78,11 +78,9 @@ const main = async (): Promise<void> => {
   }
   if (command === 'replay') {
     const id = exportId ?? fail('replay needs an export id');
-    const result = await replayCallback(
-      { exports: deps.exports, queue: deps.callbackQueue, clock: deps.clock },
-      id,
-      { force: values.force },
-    );
+    const result = await replayCallback({ exports: deps.exports, queue: deps.queue, clock: deps.clock }, id, {
+      force: values.force,
+    });
     console.log(
       JSON.stringify({ export_id: id, event_id: result.message.eventId, previous: result.previous }),
     );

@@ -3,6 +3,7 @@
  * settings, buckets, functions and routes. Read by the CDK stacks (lib/aws) and by the local runtime
  * (lib/local), so both deployments create exactly the same things.
  */
+import type { Scope } from '../lambdas/core/auth';
 
 export interface IndexDefinition {
   readonly name: string;
@@ -99,8 +100,6 @@ export const ENV = {
     exports: 'EXPORTS_BUCKET',
   } satisfies Record<BucketKey, string>,
 } as const;
-
-export type Scope = 'client' | 'operator';
 
 export interface RouteDefinition {
   readonly method: 'GET' | 'POST' | 'PUT';

@@ -1,3 +1,5 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ConflictError, DependencyUnavailableError } from '../core/errors';
 
 const TRANSIENT_NAMES = new Set([
@@ -53,14 +55,19 @@ export const isTransientAwsError = (error: unknown): boolean => {
 /**
  * Runs an SDK call and translates its failures into domain errors: a failed condition becomes a
  * ConflictError, a transient failure a DependencyUnavailableError; anything else (a bug) is rethrown.
+ * A write sent with `ReturnValuesOnConditionCheckFailure: 'ALL_OLD'` gets the item DynamoDB found back with
+ * the failure: the ConflictError carries it as `current`, so that nobody reads it again. (The document
+ * client leaves that item in DynamoDB's wire format, aws/aws-sdk-js-v3#6723: it is converted here.)
  */
 export const translateAwsErrors = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
   try {
     return await call();
   } catch (error) {
     if (error instanceof Error && error.name === 'ConditionalCheckFailedException') {
+      const item = (error as { Item?: Record<string, AttributeValue> }).Item;
       throw new ConflictError(`${what}: the record changed or is not in the expected state`, {
         cause: error,
+        current: item ? unmarshall(item) : undefined,
       });
     }
     if (isTransientAwsError(error)) {

@@ -2,7 +2,7 @@ import { PutCommand, QueryCommand, type QueryCommandOutput, UpdateCommand } from
 import { ConflictError, NotFoundError } from '../core/errors';
 import type { ApiKeyRecord, ClientRecord, CredentialRepository, WebhookSecret } from '../core/ports';
 import { translateAwsErrors } from './aws-errors';
-import { GSI1, getItem, keys, stripKeys, type TableContext } from './dynamo-table';
+import { GSI1, getItem, itemOfConflict, keys, stripKeys, type TableContext } from './dynamo-table';
 
 /**
  * Clients and their API keys. A key item is addressed by the SHA-256 digest of the key (the key itself is
@@ -77,15 +77,16 @@ export class DynamoCredentialRepository implements CredentialRepository {
               'attribute_exists(PK) AND (attribute_not_exists(revokedAt) OR revokedAt = :null)',
             ExpressionAttributeValues: { ':at': at, ':null': null },
             ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         ),
       );
       return stripKeys<ApiKeyRecord>(result.Attributes ?? {});
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
-      const existing = await this.findKey(digest);
+      const existing = await itemOfConflict(this.ctx, this.keyKey(digest), error, 'read api key');
       if (!existing) throw new NotFoundError('No such API key.', { cause: error });
-      return existing;
+      return stripKeys<ApiKeyRecord>(existing);
     }
   }
 
@@ -102,15 +103,16 @@ export class DynamoCredentialRepository implements CredentialRepository {
             TableName: this.ctx.tableName,
             Item: { ...this.clientKey(client.clientId), entity: 'client', ...client },
             ConditionExpression: 'attribute_not_exists(PK)',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         ),
       );
       return client;
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
-      const existing = await this.getClient(client.clientId);
+      const existing = await itemOfConflict(this.ctx, this.clientKey(client.clientId), error, 'read client');
       if (!existing) throw error;
-      return existing;
+      return stripKeys<ClientRecord>(existing);
     }
   }
 

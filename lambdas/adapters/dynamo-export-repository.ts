@@ -1,15 +1,15 @@
 import { PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '../core/errors';
 import type { ExportRecord } from '../core/model';
-import type { ExportRepository, Transition } from '../core/ports';
-import type { ExportState } from '../core/schemas/export';
-import type { CallbackExportStore, CallbackWrite } from '../core/use-cases/callbacks';
+import type { CallbackWrite, ExportRepository, Transition } from '../core/ports';
+import { EXPORT_TRANSITIONS, type ExportStateEvent } from '../core/states';
 import { translateAwsErrors } from './aws-errors';
 import {
   clearOutbox,
   deleteFromOutbox,
   GSI1,
   getItem,
+  itemOfConflict,
   keys,
   outboxSortKey,
   stripKeys,
@@ -18,7 +18,7 @@ import {
 } from './dynamo-table';
 
 /** Data exports: one item per export in its client's partition; GSI1 lists the exports of one job. */
-export class DynamoExportRepository implements ExportRepository, CallbackExportStore {
+export class DynamoExportRepository implements ExportRepository {
   constructor(private readonly ctx: TableContext) {}
 
   private key(clientId: string, id: string) {
@@ -71,8 +71,18 @@ export class DynamoExportRepository implements ExportRepository, CallbackExportS
     return items;
   }
 
-  transition(clientId: string, id: string, t: Transition<ExportState, ExportRecord>): Promise<ExportRecord> {
-    return transitionItem(this.ctx, this.key(clientId, id), t, 'export transition');
+  transition(
+    clientId: string,
+    id: string,
+    t: Transition<ExportStateEvent, ExportRecord>,
+  ): Promise<ExportRecord> {
+    return transitionItem(
+      this.ctx,
+      this.key(clientId, id),
+      EXPORT_TRANSITIONS[t.event],
+      t,
+      'export transition',
+    );
   }
 
   markEnqueued(clientId: string, id: string): Promise<void> {
@@ -107,15 +117,19 @@ export class DynamoExportRepository implements ExportRepository, CallbackExportS
               ...(isFirst ? { ':null': null } : {}),
             },
             ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         ),
       );
       return stripKeys<ExportRecord>(result.Attributes ?? {});
     } catch (error) {
-      if (error instanceof ConflictError && !(await this.get(clientId, id))) {
-        throw new NotFoundError('No such export.', { cause: error });
-      }
-      throw error;
+      if (!(error instanceof ConflictError)) throw error;
+      const current = await itemOfConflict(this.ctx, this.key(clientId, id), error, 'read export');
+      if (!current) throw new NotFoundError('No such export.', { cause: error });
+      throw new ConflictError('The callback changed meanwhile.', {
+        cause: error.cause,
+        current: stripKeys<ExportRecord>(current),
+      });
     }
   }
 

@@ -1,9 +1,9 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError } from '../core/errors';
+import { ConflictError, NotFoundError } from '../core/errors';
 import type { FileRecord } from '../core/model';
 import type { FileRepository } from '../core/ports';
 import { translateAwsErrors } from './aws-errors';
-import { getItem, keys, stripKeys, type TableContext } from './dynamo-table';
+import { getItem, itemOfConflict, keys, stripKeys, type TableContext } from './dynamo-table';
 
 export class DynamoFileRepository implements FileRepository {
   constructor(private readonly ctx: TableContext) {}
@@ -46,17 +46,17 @@ export class DynamoFileRepository implements FileRepository {
               ':at': at,
             },
             ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         ),
       );
       return stripKeys<FileRecord>(result.Attributes ?? {});
     } catch (error) {
-      // Two readers saw the upload at once: the other one marked it; read what it wrote.
-      if (error instanceof ConflictError) {
-        const current = await this.get(clientId, id);
-        if (current) return current;
-      }
-      throw error;
+      if (!(error instanceof ConflictError)) throw error;
+      // Two readers saw the upload at once: the other one marked it, and this is what it wrote.
+      const current = await itemOfConflict(this.ctx, this.key(clientId, id), error, 'read file');
+      if (!current) throw new NotFoundError('No such file.', { cause: error });
+      return stripKeys<FileRecord>(current);
     }
   }
 }

@@ -3,7 +3,7 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { ConflictError } from '../core/errors';
 import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '../core/ports';
 import { translateAwsErrors } from './aws-errors';
-import { getItem, keys, stripKeys, type TableContext } from './dynamo-table';
+import { itemOfConflict, keys, stripKeys, type TableContext } from './dynamo-table';
 
 /**
  * Idempotency records in the client's partition, keyed by a hash of the client's Idempotency-Key. Expiry is
@@ -30,18 +30,16 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
                 'attribute_not_exists(PK) OR expiresAt < :now OR (#state = :inProgress AND lockExpiresAt < :now)',
               ExpressionAttributeNames: { '#state': 'state' },
               ExpressionAttributeValues: { ':now': nowSeconds, ':inProgress': 'in_progress' },
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             }),
           ),
         );
         return undefined;
       } catch (error) {
         if (!(error instanceof ConflictError)) throw error;
-        const existing = await getItem(
-          this.ctx,
-          this.key(record.clientId, record.key),
-          'read idempotency key',
-        );
-        // Released between our write and our read: try to claim it again.
+        const key = this.key(record.clientId, record.key);
+        const existing = await itemOfConflict(this.ctx, key, error, 'read idempotency key');
+        // Released between our write and our read (the emulator's case): try to claim it again.
         if (existing) return stripKeys<IdempotencyRecord>(existing);
       }
     }

@@ -3,7 +3,7 @@ import { ConflictError, ValidationError } from '../core/errors';
 import type { JobRecord } from '../core/model';
 import type { JobListQuery, JobRepository, Page, Transition } from '../core/ports';
 import type { JobState } from '../core/schemas/job';
-import { isTerminalJobState } from '../core/states';
+import { isTerminalJobState, JOB_TRANSITIONS, type JobStateEvent } from '../core/states';
 import { translateAwsErrors } from './aws-errors';
 import {
   decodeCursor,
@@ -144,8 +144,16 @@ export class DynamoJobRepository implements JobRepository {
     return { items: pageItems.map((item) => stripKeys<JobRecord>(item)), nextCursor };
   }
 
-  transition(clientId: string, id: string, t: Transition<JobState, JobRecord>): Promise<JobRecord> {
-    return transitionItem(this.ctx, this.key(clientId, id), t, 'job transition', sweepIndexFor(t.to));
+  transition(clientId: string, id: string, t: Transition<JobStateEvent, JobRecord>): Promise<JobRecord> {
+    const move = JOB_TRANSITIONS[t.event];
+    return transitionItem(
+      this.ctx,
+      this.key(clientId, id),
+      move,
+      t,
+      'job transition',
+      sweepIndexFor(move.to),
+    );
   }
 
   /** Moves the job from the outbox to the open jobs, unless a transition has already moved it on. */

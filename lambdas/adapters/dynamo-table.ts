@@ -2,6 +2,7 @@ import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, UpdateCommand }
 import { TABLE } from '../../lib/resources';
 import { ConflictError, NotFoundError } from '../core/errors';
 import type { Transition } from '../core/ports';
+import type { Move } from '../core/states';
 import { translateAwsErrors } from './aws-errors';
 
 /** The single table's key layout. Every tenant-owned record lives in its client's partition. */
@@ -64,14 +65,30 @@ export const stripKeys = <T>(item: Record<string, unknown>): T => {
 };
 
 /**
- * Applies a state transition as one conditional UpdateItem: the write happens only if the record is still
- * in one of `from` (and at `expectedVersion` when given), and bumps `version`. A duplicate or stale message
- * therefore cannot move a record backwards or apply twice.
+ * The item a conditional write that lost found in the table. DynamoDB returns it with the failure when the
+ * write asked for `ALL_OLD` (translateAwsErrors puts it on the error), so a lost race costs no second read.
+ * None came back means there is no such item, or that the store is the local emulator, dynalite, which does
+ * not implement the option (architect/dynalite#182): only then is the item read, to tell the two apart.
  */
-export const transitionItem = async <S extends string, R>(
+export const itemOfConflict = async (
   ctx: TableContext,
   key: { PK: string; SK: string },
-  t: Transition<S, R>,
+  error: ConflictError,
+  what: string,
+): Promise<Record<string, unknown> | undefined> =>
+  (error.current as Record<string, unknown> | undefined) ?? (await getItem(ctx, key, what));
+
+/**
+ * Makes the move of a transitions table (lambdas/core/states.ts) as one conditional UpdateItem: the write
+ * happens only if the record is still in one of the move's `from` states (and at `expectedVersion` when
+ * given), and bumps `version`. A duplicate or stale message therefore cannot move a record backwards or apply
+ * twice. A refused move is a ConflictError carrying the record as found, a missing record a NotFoundError.
+ */
+export const transitionItem = async <E extends string, S extends string, R>(
+  ctx: TableContext,
+  key: { PK: string; SK: string },
+  move: Move<S>,
+  t: Transition<E, R>,
   what: string,
   index: IndexUpdate = {},
 ): Promise<R> => {
@@ -80,7 +97,7 @@ export const transitionItem = async <S extends string, R>(
     '#version': 'version',
     '#updatedAt': 'updatedAt',
   };
-  const values: Record<string, unknown> = { ':to': t.to, ':one': 1, ':at': t.at };
+  const values: Record<string, unknown> = { ':to': move.to, ':one': 1, ':at': t.at };
   const sets = ['#state = :to', '#version = #version + :one', '#updatedAt = :at'];
   Object.entries(t.set ?? {}).forEach(([field, value], i) => {
     if (value === undefined) return;
@@ -94,7 +111,7 @@ export const transitionItem = async <S extends string, R>(
   });
   for (const [attribute, source] of Object.entries(index.copy ?? {})) sets.push(`${attribute} = ${source}`);
   const removes = index.remove && index.remove.length > 0 ? ` REMOVE ${index.remove.join(', ')}` : '';
-  const from = t.from.map((state, i) => {
+  const from = move.from.map((state, i) => {
     values[`:from${i}`] = state;
     return `:from${i}`;
   });
@@ -114,16 +131,20 @@ export const transitionItem = async <S extends string, R>(
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       ),
     );
     return stripKeys<R>(result.Attributes ?? {});
   } catch (error) {
-    if (error instanceof ConflictError) {
-      const current = await getItem(ctx, key, what);
-      if (!current) throw new NotFoundError(`${what}: no such record`, { cause: error });
-    }
-    throw error;
+    if (!(error instanceof ConflictError)) throw error;
+    const current = await itemOfConflict(ctx, key, error, what);
+    if (!current) throw new NotFoundError(`${what}: no such record`, { cause: error });
+    const found = `${String(current.state)} at version ${String(current.version)}`;
+    throw new ConflictError(`${what}: ${t.event} was refused, the record is ${found}`, {
+      cause: error.cause,
+      current: stripKeys<R>(current),
+    });
   }
 };
 

@@ -6,12 +6,10 @@ import { classifyAddress, isAllowedAddress } from '../core/address-policy';
 import {
   OutboundBlockedError,
   OutboundError,
-  type OutboundHttp,
   OutboundNetworkError,
-  type OutboundRequest,
-  type OutboundResponse,
   OutboundTooLargeError,
 } from '../core/outbound';
+import type { OutboundHttp, OutboundRequest, OutboundResponse } from '../core/ports';
 
 /** One address a host name resolves to. */
 export interface ResolvedAddress {

@@ -1,12 +1,7 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { ExportMessage, JobMessage, WorkQueue } from '../core/ports';
+import type { CallbackMessage, ExportMessage, JobMessage } from '../core/messages';
+import type { CallbackDeadLetter, WorkQueue } from '../core/ports';
 import type { ProcessingType } from '../core/schemas/job';
-import type {
-  CallbackDeadLetter,
-  CallbackDeadLetters,
-  CallbackMessage,
-  CallbackQueue,
-} from '../core/use-cases/callbacks';
 import { translateAwsErrors } from './aws-errors';
 
 export interface WorkQueueUrls {
@@ -19,7 +14,7 @@ export interface WorkQueueUrls {
 }
 
 /** The service's queues: jobs (rush and standard), exports, callbacks and the callbacks' dead letters. */
-export class SqsWorkQueue implements WorkQueue, CallbackQueue, CallbackDeadLetters {
+export class SqsWorkQueue implements WorkQueue {
   constructor(
     private readonly sqs: SQSClient,
     private readonly urls: WorkQueueUrls,
@@ -38,7 +33,7 @@ export class SqsWorkQueue implements WorkQueue, CallbackQueue, CallbackDeadLette
     await this.send(this.urls.callbacks, message, 'enqueue callback', delaySeconds);
   }
 
-  async put(letter: CallbackDeadLetter): Promise<void> {
+  async sendCallbackDeadLetter(letter: CallbackDeadLetter): Promise<void> {
     await this.send(
       this.urls.callbackDeadLetters,
       { kind: 'callback_dead_letter', ...letter },

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Scope } from '../../lib/resources';
 import { UnauthorizedError } from './errors';
 
-export type { Scope };
+/** What a key may call: the public API, or the operations API too (lib/resources.ts ROUTES). */
+export type Scope = 'client' | 'operator';
 
 /** Key prefixes make a leaked key recognisable (secret scanners, logs) and tell its scope at a glance. */
 export const KEY_PREFIX: Readonly<Record<Scope, string>> = { client: 'cjk_live_', operator: 'cjk_ops_' };

@@ -1,6 +1,8 @@
 /**
- * Domain errors. Each carries the stable `code` of SPEC section 7; the HTTP layer maps them to statuses
- * by `instanceof` (lambdas/shared/problem.ts), never by name.
+ * Domain errors: every error the service's own code throws descends from DomainError and carries a stable
+ * snake_case `code` (SPEC 7). The HTTP layer maps them to statuses by `instanceof`
+ * (lambdas/shared/problem.ts), never by name; errors it does not map (catalog, outbound, queue message,
+ * webhook secret) are handled where they are caught and answer 500 if they ever reach it.
  */
 
 export interface FieldError {
@@ -14,6 +16,7 @@ export abstract class DomainError extends Error {
   abstract readonly code: string;
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
+    // The one place a name is set: the class's own (bundles keep class names, lib/aws/bundling.ts).
     this.name = new.target.name;
   }
 }
@@ -55,6 +58,18 @@ export class JobNotExportableError extends InvalidStateError {
 /** A conditional write lost a race: the record changed under us. */
 export class ConflictError extends DomainError {
   readonly code = 'conflict';
+  constructor(
+    message: string,
+    options?: {
+      cause?: unknown;
+      /** The record as the failed write found it, when the store said (undefined: not known). */
+      current?: unknown;
+    },
+  ) {
+    super(message, options);
+    this.current = options?.current;
+  }
+  readonly current: unknown;
 }
 
 export class IdempotencyKeyMismatchError extends DomainError {
@@ -71,20 +86,6 @@ export class PayloadTooLargeError extends DomainError {
 
 export class UnsupportedMediaTypeError extends DomainError {
   readonly code = 'unsupported_media_type';
-}
-
-export class MethodNotAllowedError extends DomainError {
-  readonly code = 'method_not_allowed';
-}
-
-export class RateLimitedError extends DomainError {
-  readonly code = 'rate_limited';
-  constructor(
-    message: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(message);
-  }
 }
 
 /** A dependency (DynamoDB, SQS, S3) failed or throttled: retry later, nothing was lost. */

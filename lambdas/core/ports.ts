@@ -1,11 +1,16 @@
-import type { ExportRecord, FileRecord, JobRecord } from './model';
-import type { ExportState } from './schemas/export';
+import type { Scope } from './auth';
+import type { CallbackMessage, ExportMessage, JobMessage } from './messages';
+import type { CallbackStatus, ExportRecord, FileRecord, JobRecord } from './model';
 import type { JobState, JobType, ProcessingType } from './schemas/job';
+import type { ExportStateEvent, JobStateEvent } from './states';
+import type { ExportEvent } from './webhooks';
 
 /**
- * Ports: what the use cases need from the outside world. Adapters (lambdas/adapters) implement them with
- * DynamoDB, SQS and S3; tests implement them in memory. Adapters translate SDK failures into domain errors:
- * a lost conditional write is a ConflictError, throttling or an outage a DependencyUnavailableError.
+ * Ports: every interface the use cases need from the outside world, in this one file. Adapters
+ * (lambdas/adapters) implement them with DynamoDB, SQS and S3 and import nothing but ports and the domain;
+ * tests implement them in memory (test/helpers/fakes.ts), and one contract suite per port runs against both
+ * (test/integration/*-contract.test.ts). Adapters translate SDK failures into domain errors: a lost
+ * conditional write is a ConflictError, throttling or an outage a DependencyUnavailableError.
  */
 
 export interface Page<T> {
@@ -20,10 +25,12 @@ export interface JobListQuery {
   readonly cursor?: string;
 }
 
-/** A conditional move from one of `from` to `to`, optionally pinned to a version, with other fields set. */
-export interface Transition<S, R> {
-  readonly from: readonly S[];
-  readonly to: S;
+/**
+ * A move named by its event in lambdas/core/states.ts, which says from which states and to which one.
+ * Optionally pinned to a version; `set` writes other fields in the same conditional write.
+ */
+export interface Transition<E extends string, R> {
+  readonly event: E;
   readonly expectedVersion?: number;
   readonly set?: Partial<Omit<R, 'id' | 'clientId' | 'state' | 'version' | 'createdAt'>>;
   readonly at: string;
@@ -42,8 +49,12 @@ export interface JobRepository {
   create(job: JobRecord): Promise<void>;
   get(clientId: string, id: string): Promise<JobRecord | undefined>;
   list(clientId: string, query: JobListQuery): Promise<Page<JobRecord>>;
-  /** Throws ConflictError when the job is not in `from` (or not at `expectedVersion`), NotFoundError if absent. */
-  transition(clientId: string, id: string, t: Transition<JobState, JobRecord>): Promise<JobRecord>;
+  /**
+   * Makes the move of `t.event` (JOB_TRANSITIONS) and bumps the version. ConflictError, carrying the job as
+   * found in `current`, when the job is not in one of the event's `from` states (or not at
+   * `expectedVersion`); NotFoundError when there is no such job.
+   */
+  transition(clientId: string, id: string, t: Transition<JobStateEvent, JobRecord>): Promise<JobRecord>;
   markEnqueued(clientId: string, id: string): Promise<void>;
   /** Removes a job that never reached its queue, if it is still untouched. Returns false if it was not. */
   deleteUnenqueued(clientId: string, id: string): Promise<boolean>;
@@ -59,9 +70,30 @@ export interface ExportRepository {
   create(exp: ExportRecord): Promise<void>;
   get(clientId: string, id: string): Promise<ExportRecord | undefined>;
   listForJob(clientId: string, jobId: string): Promise<ExportRecord[]>;
-  transition(clientId: string, id: string, t: Transition<ExportState, ExportRecord>): Promise<ExportRecord>;
+  /** As JobRepository.transition, with EXPORT_TRANSITIONS. */
+  transition(
+    clientId: string,
+    id: string,
+    t: Transition<ExportStateEvent, ExportRecord>,
+  ): Promise<ExportRecord>;
   markEnqueued(clientId: string, id: string): Promise<void>;
   deleteUnenqueued(clientId: string, id: string): Promise<boolean>;
+  /** An export by its id alone, whatever its client: for the operator's callback replay only. */
+  findById(id: string): Promise<ExportRecord | undefined>;
+  /**
+   * Sets the export's `callback` field and nothing else: never its state, version or updated_at.
+   * Conditional on `expected` (ConflictError when it no longer holds); NotFoundError when absent.
+   */
+  updateCallback(clientId: string, id: string, write: CallbackWrite): Promise<ExportRecord>;
+}
+
+export interface CallbackWrite {
+  /**
+   * The write applies only while the stored callback still has this state and attempt count; a null or
+   * absent `callback` counts as `{ state: 'pending', attempts: 0 }`. Otherwise ConflictError.
+   */
+  readonly expected: { readonly state: CallbackStatus['state']; readonly attempts: number };
+  readonly next: CallbackStatus;
 }
 
 export interface OutboxReader {
@@ -75,23 +107,39 @@ export interface FileRepository {
   markUploaded(clientId: string, id: string, sizeBytes: number, at: string): Promise<FileRecord>;
 }
 
-export interface JobMessage {
-  readonly kind: 'job';
-  readonly clientId: string;
-  readonly jobId: string;
-}
+export type CallbackFailureReason =
+  /** The receiver answered 410 Gone: it wants no more. */
+  | 'gone'
+  /** The callback URL is refused by the outbound guard (private address, bad scheme...). */
+  | 'blocked'
+  /** Another permanent outbound failure. */
+  | 'outbound_error'
+  /** The client has no usable signing secret. */
+  | 'no_signing_secret'
+  /** Every attempt of the schedule failed. */
+  | 'exhausted';
 
-export interface ExportMessage {
-  readonly kind: 'export';
+/** What a failed delivery leaves for an operator: the event, why it failed, and how to replay it. */
+export interface CallbackDeadLetter {
   readonly clientId: string;
   readonly exportId: string;
+  readonly eventId: string;
+  readonly reason: CallbackFailureReason;
+  readonly attempts: number;
+  readonly lastStatus: number | null;
+  readonly failedAt: string;
+  /** The body of the last attempt; null when none could be rendered (no signing secret). */
+  readonly event: ExportEvent | null;
 }
 
+/** The service's queues. `delaySeconds` (at most 900, SQS's limit) postpones delivery. */
 export interface WorkQueue {
   /** Rush and standard jobs go to separate queues so that rush work is served first. */
   sendJob(message: JobMessage, processingType: ProcessingType): Promise<void>;
-  /** `delaySeconds` (at most 900, SQS's limit) postpones delivery. */
   sendExport(message: ExportMessage, delaySeconds?: number): Promise<void>;
+  sendCallback(message: CallbackMessage, delaySeconds: number): Promise<void>;
+  /** Where finally failed callback events are kept for an operator (a dead-letter queue). */
+  sendCallbackDeadLetter(letter: CallbackDeadLetter): Promise<void>;
 }
 
 export interface SignedUrl {
@@ -119,6 +167,49 @@ export interface ObjectStore {
   read(key: string): Promise<AsyncIterable<Uint8Array>>;
 }
 
+/** Where each kind of object lives in its bucket: always under its client's own prefix. */
+export const objectKeys = {
+  /** A client's uploaded source file (uploads bucket). */
+  upload: (clientId: string, fileId: string): string => `uploads/${clientId}/${fileId}`,
+  /** A job's catalog document, draft or final (catalogs bucket). */
+  catalog: (clientId: string, jobId: string): string => `catalogs/${clientId}/${jobId}.json`,
+  /** An export's file (exports bucket). */
+  exportFile: (clientId: string, exportId: string): string => `exports/${clientId}/${exportId}.json`,
+} as const;
+
+/**
+ * Outbound HTTP: every request the service makes HTTP request goes through (catalog sources, images, callbacks): SPEC 8. The
+ * adapter (lambdas/adapters/guarded-http.ts) resolves names, refuses internal addresses, pins the
+ * connection to the checked address, re-checks redirects and enforces time and size limits.
+ */
+
+export interface OutboundRequest {
+  readonly url: string;
+  readonly method: 'GET' | 'POST' | 'HEAD';
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string | Uint8Array;
+  /** Whole request, connection to last byte. */
+  readonly timeoutMs: number;
+  /** The response body is cut off (OutboundTooLargeError) past this many bytes. */
+  readonly maxBytes: number;
+  /** At most 3 redirects are followed, each re-checked; callbacks follow none (SPEC 6). */
+  readonly followRedirects: boolean;
+}
+
+export interface OutboundResponse {
+  readonly status: number;
+  /** Header names lower-cased. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The URL finally answered (after redirects). */
+  readonly url: string;
+  /** The body as a stream of chunks; reading past maxBytes throws OutboundTooLargeError. */
+  readonly body: AsyncIterable<Uint8Array>;
+}
+
+export interface OutboundHttp {
+  request(request: OutboundRequest): Promise<OutboundResponse>;
+}
+
 export interface Clock {
   now(): Date;
 }
@@ -131,7 +222,7 @@ export interface ApiKeyRecord {
   readonly digest: string;
   readonly keyId: string;
   readonly clientId: string;
-  readonly scope: 'client' | 'operator';
+  readonly scope: Scope;
   readonly createdAt: string;
   readonly revokedAt: string | null;
   /** The client's usage-plan identifier, returned by the authorizer so that throttling is per client. */

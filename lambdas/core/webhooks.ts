@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { DomainError } from './errors';
 import type { ExportResource } from './model';
 
 /**
@@ -7,19 +8,13 @@ import type { ExportResource } from './model';
  */
 
 /** A secret is unusable (not `whsec_` + base64 of at least one byte), or there is none to sign with. */
-export class WebhookSecretError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'WebhookSecretError';
-  }
+export class WebhookSecretError extends DomainError {
+  readonly code = 'webhook_secret_invalid';
 }
 
 /** CALLBACK_RETRY_DELAYS (or another schedule) is malformed. */
-export class RetryScheduleError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'RetryScheduleError';
-  }
+export class RetryScheduleError extends DomainError {
+  readonly code = 'retry_schedule_invalid';
 }
 
 export interface WebhookHeaders {

@@ -15,7 +15,6 @@ import { DynamoOutboxReader } from '../adapters/dynamo-outbox-reader';
 import { GuardedHttp } from '../adapters/guarded-http';
 import { S3ObjectStore } from '../adapters/s3-object-store';
 import { SqsWorkQueue } from '../adapters/sqs-work-queue';
-import type { OutboundHttp } from '../core/outbound';
 import type {
   Clock,
   CredentialRepository,
@@ -25,24 +24,23 @@ import type {
   IdGenerator,
   JobRepository,
   ObjectStore,
+  OutboundHttp,
   OutboxReader,
   WorkQueue,
 } from '../core/ports';
-import type { CallbackDeadLetters, CallbackExportStore, CallbackQueue } from '../core/use-cases/callbacks';
 import type { JobSettings } from '../core/use-cases/jobs';
 import { type Config, loadConfig } from './config';
 
 /** Everything a handler needs, built once per Lambda container (or per local runtime, or per test). */
 export interface AppDeps {
   readonly jobs: JobRepository;
-  readonly exports: ExportRepository & CallbackExportStore;
+  readonly exports: ExportRepository;
   readonly files: FileRepository;
   readonly credentials: CredentialRepository;
   readonly idempotency: IdempotencyStore;
   readonly outbox: OutboxReader;
+  /** Every queue of the service (jobs, exports, callbacks and the callbacks' dead letters): one SQS adapter. */
   readonly queue: WorkQueue;
-  readonly callbackQueue: CallbackQueue;
-  readonly deadLetters: CallbackDeadLetters;
   readonly uploads: ObjectStore;
   readonly catalogs: ObjectStore;
   readonly exportFiles: ObjectStore;
@@ -59,8 +57,8 @@ export interface AppDeps {
   readonly allowLoopbackUrls: boolean;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
-export const randomIds: IdGenerator = { uuid: () => randomUUID() };
+const systemClock: Clock = { now: () => new Date() };
+const randomIds: IdGenerator = { uuid: () => randomUUID() };
 
 /**
  * The AWS SDK clients for a configuration: the emulators locally, the real services in AWS. In Lambda every
@@ -93,10 +91,7 @@ export const buildDeps = (config: Config, overrides: Partial<AppDeps> = {}): App
   const { doc, sqs, s3 } = awsClients(config);
   const table = { doc, tableName: config.tableName };
   const clock = overrides.clock ?? systemClock;
-  const queue = new SqsWorkQueue(sqs, {
-    ...config.queueUrls,
-    callbackDeadLetters: config.callbackDeadLetterQueueUrl,
-  });
+
   return {
     jobs: new DynamoJobRepository(table),
     exports: new DynamoExportRepository(table),
@@ -104,9 +99,10 @@ export const buildDeps = (config: Config, overrides: Partial<AppDeps> = {}): App
     credentials: new DynamoCredentialRepository(table),
     idempotency: new DynamoIdempotencyStore(table),
     outbox: new DynamoOutboxReader(table),
-    queue,
-    callbackQueue: queue,
-    deadLetters: queue,
+    queue: new SqsWorkQueue(sqs, {
+      ...config.queueUrls,
+      callbackDeadLetters: config.callbackDeadLetterQueueUrl,
+    }),
     uploads: new S3ObjectStore(s3, config.buckets.uploads, clock),
     catalogs: new S3ObjectStore(s3, config.buckets.catalogs, clock),
     exportFiles: new S3ObjectStore(s3, config.buckets.exports, clock),

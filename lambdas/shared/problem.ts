@@ -6,10 +6,8 @@ import {
   IdempotencyKeyInUseError,
   IdempotencyKeyMismatchError,
   InvalidStateError,
-  MethodNotAllowedError,
   NotFoundError,
   PayloadTooLargeError,
-  RateLimitedError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
   ValidationError,
@@ -34,20 +32,24 @@ export interface ProblemResponse {
 
 type ErrorClass = abstract new (...args: never[]) => DomainError;
 
+/** What a 5xx says, whoever answers it: a handler, or the gateway (lib/gateway-responses.ts). Never the cause. */
+export const GENERIC_DETAIL = {
+  internal: 'The service failed to handle the request. It has been logged with the request id.',
+  unavailable: 'A dependency of the service is unavailable. Retry after the indicated delay.',
+} as const;
+
 /** The one table from domain errors to HTTP statuses and titles (SPEC 7). Checked in order, by instanceof. */
 const TABLE: readonly [ErrorClass, number, string][] = [
   [ValidationError, 400, 'Invalid request'],
   [UnauthorizedError, 401, 'Unauthorized'],
   [ForbiddenError, 403, 'Forbidden'],
   [NotFoundError, 404, 'Not found'],
-  [MethodNotAllowedError, 405, 'Method not allowed'],
   [InvalidStateError, 409, 'Invalid state'],
   [ConflictError, 409, 'Conflict'],
   [IdempotencyKeyInUseError, 409, 'Idempotency key in use'],
   [PayloadTooLargeError, 413, 'Payload too large'],
   [UnsupportedMediaTypeError, 415, 'Unsupported media type'],
   [IdempotencyKeyMismatchError, 422, 'Idempotency key reused'],
-  [RateLimitedError, 429, 'Too many requests'],
   [DependencyUnavailableError, 503, 'Service unavailable'],
 ];
 
@@ -63,7 +65,6 @@ export const toProblem = (error: unknown, requestId: string): ProblemResponse =>
       const [, status, title] = row;
       const exposed = status < 500;
       if (error instanceof UnauthorizedError) headers['www-authenticate'] = 'Token';
-      if (error instanceof RateLimitedError) headers['retry-after'] = String(error.retryAfterSeconds);
       if (error instanceof DependencyUnavailableError)
         headers['retry-after'] = String(error.retryAfterSeconds);
       return {
@@ -73,9 +74,7 @@ export const toProblem = (error: unknown, requestId: string): ProblemResponse =>
           type: problemType(error.code),
           title,
           status,
-          detail: exposed
-            ? error.message
-            : 'A dependency of the service is unavailable. Retry after the indicated delay.',
+          detail: exposed ? error.message : GENERIC_DETAIL.unavailable,
           code: error.code,
           request_id: requestId,
           ...(error instanceof ValidationError ? { errors: error.errors } : {}),
@@ -90,7 +89,7 @@ export const toProblem = (error: unknown, requestId: string): ProblemResponse =>
       type: problemType('internal_error'),
       title: 'Internal error',
       status: 500,
-      detail: 'The service failed to handle the request. It has been logged with the request id.',
+      detail: GENERIC_DETAIL.internal,
       code: 'internal_error',
       request_id: requestId,
     },

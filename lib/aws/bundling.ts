@@ -2,7 +2,7 @@
  * How every handler is bundled: ONE description, turned into NodejsFunction bundling options by the stack and
  * into esbuild build options by the bundle-size report (bench/bundle-sizes.ts), so both produce the same
  * bundle. Mirrors the flags aws-cdk-lib passes to esbuild (`--bundle --platform=node --target ... --format
- * ... --minify --sourcemap --sources-content=false --banner:js --main-fields`).
+ * ... --minify --keep-names --sourcemap --sources-content=false --banner:js --main-fields`).
  */
 import type { BuildOptions } from 'esbuild';
 
@@ -13,6 +13,8 @@ export const BUNDLE = {
   /** ESM packages first: smaller bundles (tree-shaking) for middy, Powertools and the AWS SDK v3. */
   mainFields: ['module', 'main'],
   minify: true,
+  /** Minified, but classes keep their names: errors are logged by name (DomainError sets it from the class). */
+  keepNames: true,
   /** External .map next to index.mjs; NODE_OPTIONS=--enable-source-maps makes stack traces readable. */
   sourceMap: true,
   /** Stack traces need the mappings, not a copy of every source file: the map shrinks about fourfold. */
@@ -47,6 +49,7 @@ export const esbuildOptions = (entry: string, outfile: string): BuildOptions => 
   format: BUNDLE.format,
   mainFields: [...BUNDLE.mainFields],
   minify: BUNDLE.minify,
+  keepNames: BUNDLE.keepNames,
   sourcemap: BUNDLE.sourceMap,
   sourcesContent: BUNDLE.sourcesContent,
   metafile: true,

@@ -4,14 +4,19 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { problemType } from '../../lambdas/core/model';
+import {
+  GATEWAY_RESPONSES,
+  type GatewayAnswer,
+  type GatewayResponseType,
+  gatewayHeaders,
+  gatewayProblem,
+  PER_CLIENT_THROTTLE,
+} from '../gateway-responses';
 import { ROUTES } from '../resources';
 import { STAGE_NAME } from './names';
 
-/** SPEC 9: 20 requests/s per client with bursts of 40, enforced by the usage plan. */
-export const PER_CLIENT_THROTTLE = { rateLimit: 20, burstLimit: 40 } as const;
 /** SPEC 2: revocation takes effect within 60 s in AWS. */
-export const AUTHORIZER_CACHE_TTL_SECONDS = 60;
+const AUTHORIZER_CACHE_TTL_SECONDS = 60;
 
 export interface ServiceApiProps {
   /** Route handler name (ROUTES[].handler) -> its function. */
@@ -21,156 +26,6 @@ export interface ServiceApiProps {
   /** ARN of a regional WAFv2 web ACL to associate with the stage (context `catalogJobs:webAclArn`). */
   readonly webAclArn?: string;
 }
-
-interface Problem {
-  readonly status?: number;
-  readonly code: string;
-  readonly title: string;
-  readonly detail: string;
-  readonly headers?: Record<string, string>;
-}
-
-/**
- * Answers API Gateway gives by itself (no Lambda involved) in the problem+json shape of SPEC 7, so that a
- * client sees the same error format whether the gateway or a handler refused the request. `$context.requestId`
- * is the id handlers put in `request_id` and `x-request-id`.
- */
-const GATEWAY_PROBLEMS: readonly [apigw.ResponseType, Problem][] = [
-  [
-    apigw.ResponseType.UNAUTHORIZED,
-    {
-      status: 401,
-      code: 'unauthorized',
-      title: 'Unauthorized',
-      detail: 'A valid API key is required: Authorization: Token api_key=<API_KEY>.',
-      headers: { 'WWW-Authenticate': 'Token' },
-    },
-  ],
-  [
-    apigw.ResponseType.ACCESS_DENIED,
-    { status: 403, code: 'forbidden', title: 'Forbidden', detail: 'The API key may not call this route.' },
-  ],
-  [
-    // The usage identifier the authorizer returned is not (yet) an API key of the usage plan: see
-    // docs/deploying.md, "API keys in AWS".
-    apigw.ResponseType.INVALID_API_KEY,
-    {
-      status: 403,
-      code: 'forbidden',
-      title: 'Forbidden',
-      detail: 'The API key is not enabled for this API.',
-    },
-  ],
-  [
-    // API Gateway's answer to a path or method no route matches.
-    apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN,
-    { status: 404, code: 'not_found', title: 'Not found', detail: 'No route matches this method and path.' },
-  ],
-  [
-    apigw.ResponseType.THROTTLED,
-    {
-      status: 429,
-      code: 'rate_limited',
-      title: 'Too many requests',
-      detail: `The rate limit of ${PER_CLIENT_THROTTLE.rateLimit} requests per second (bursts of ${PER_CLIENT_THROTTLE.burstLimit}) was exceeded. Retry after the indicated delay.`,
-      headers: { 'Retry-After': '1' },
-    },
-  ],
-  [
-    apigw.ResponseType.QUOTA_EXCEEDED,
-    {
-      status: 429,
-      code: 'rate_limited',
-      title: 'Too many requests',
-      detail: 'The request quota was exceeded. Retry after the indicated delay.',
-      headers: { 'Retry-After': '60' },
-    },
-  ],
-  [
-    apigw.ResponseType.BAD_REQUEST_PARAMETERS,
-    {
-      status: 400,
-      code: 'validation_failed',
-      title: 'Invalid request',
-      detail: 'A required parameter is missing.',
-    },
-  ],
-  [
-    apigw.ResponseType.BAD_REQUEST_BODY,
-    {
-      status: 400,
-      code: 'validation_failed',
-      title: 'Invalid request',
-      detail: 'The request body is invalid.',
-    },
-  ],
-  [
-    apigw.ResponseType.REQUEST_TOO_LARGE,
-    {
-      status: 413,
-      code: 'payload_too_large',
-      title: 'Payload too large',
-      detail: 'The body is larger than 1 MB.',
-    },
-  ],
-  [
-    apigw.ResponseType.UNSUPPORTED_MEDIA_TYPE,
-    {
-      status: 415,
-      code: 'unsupported_media_type',
-      title: 'Unsupported media type',
-      detail: 'Send the body as JSON with Content-Type: application/json.',
-    },
-  ],
-  [
-    // The authorizer threw (its key store is unavailable): a dependency failure, not a decision.
-    apigw.ResponseType.AUTHORIZER_FAILURE,
-    {
-      status: 503,
-      code: 'service_unavailable',
-      title: 'Service unavailable',
-      detail: 'A dependency of the service is unavailable. Retry after the indicated delay.',
-      headers: { 'Retry-After': '5' },
-    },
-  ],
-  [
-    apigw.ResponseType.INTEGRATION_TIMEOUT,
-    {
-      status: 503,
-      code: 'service_unavailable',
-      title: 'Service unavailable',
-      detail: 'The service did not answer in time. Retry after the indicated delay.',
-      headers: { 'Retry-After': '5' },
-    },
-  ],
-  [
-    apigw.ResponseType.DEFAULT_4XX,
-    {
-      code: 'bad_request',
-      title: 'Bad request',
-      detail: 'The request was refused by the API gateway.',
-    },
-  ],
-  [
-    apigw.ResponseType.DEFAULT_5XX,
-    {
-      status: 500,
-      code: 'internal_error',
-      title: 'Internal error',
-      detail: 'The service failed to handle the request. It has been logged with the request id.',
-    },
-  ],
-];
-
-const problemTemplate = (problem: Problem): string =>
-  JSON.stringify({
-    type: problemType(problem.code),
-    title: problem.title,
-    ...(problem.status === undefined ? {} : { status: problem.status }),
-    detail: problem.detail,
-    code: problem.code,
-    request_id: '$context.requestId',
-  });
 
 const pathParameters = (path: string): string[] =>
   [...path.matchAll(/\{([^}+]+)\+?\}/g)].map((match) => match[1]!);
@@ -266,24 +121,26 @@ export class ServiceApi extends Construct {
       });
     }
 
-    for (const [type, problem] of GATEWAY_PROBLEMS) {
-      this.api.addGatewayResponse(`Gateway${type.responseType}`, {
-        type,
-        statusCode: problem.status === undefined ? undefined : String(problem.status),
+    // Answers the gateway gives by itself (lib/gateway-responses.ts, the table the local runtime answers
+    // from too), in the problem+json shape of SPEC 7. `$context.requestId` is the id handlers put in
+    // `request_id` and `x-request-id`.
+    for (const [type, answer] of Object.entries(GATEWAY_RESPONSES) as [
+      GatewayResponseType,
+      GatewayAnswer,
+    ][]) {
+      this.api.addGatewayResponse(`Gateway${type}`, {
+        type: apigw.ResponseType.of(type),
+        statusCode: answer.status === undefined ? undefined : String(answer.status),
         responseHeaders: Object.fromEntries(
-          Object.entries({ 'Content-Type': 'application/problem+json', ...problem.headers }).map(([k, v]) => [
-            k,
-            `'${v}'`,
-          ]),
+          Object.entries(gatewayHeaders(answer)).map(([name, value]) => [name, `'${value}'`]),
         ),
-        templates: { 'application/json': problemTemplate(problem) },
+        templates: { 'application/json': JSON.stringify(gatewayProblem(answer, '$context.requestId')) },
       });
     }
 
     this.usagePlan = this.api.addUsagePlan('PerClientUsagePlan', {
       name: 'catalog-jobs-per-client',
-      description:
-        'SPEC 9: each client (one API key per client, value = the usageKey the authorizer returns) gets 20 rps, bursts of 40.',
+      description: `SPEC 9: each client (one API key per client, value = the usageKey the authorizer returns) gets ${PER_CLIENT_THROTTLE.rateLimit} rps, bursts of ${PER_CLIENT_THROTTLE.burstLimit}.`,
       throttle: { ...PER_CLIENT_THROTTLE },
       apiStages: [{ api: this.api, stage: this.api.deploymentStage }],
     });

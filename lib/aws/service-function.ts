@@ -77,6 +77,7 @@ export class ServiceFunction extends Construct {
         format: OutputFormat.ESM,
         mainFields: [...BUNDLE.mainFields],
         minify: BUNDLE.minify,
+        keepNames: BUNDLE.keepNames,
         sourceMap: BUNDLE.sourceMap,
         sourceMapMode: SourceMapMode.DEFAULT,
         sourcesContent: BUNDLE.sourcesContent,

@@ -7,6 +7,14 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
+import {
+  GATEWAY_RESPONSES,
+  type GatewayAnswer,
+  gatewayHeaders,
+  gatewayProblem,
+  LOCAL_GATEWAY_RESPONSES,
+  PER_CLIENT_THROTTLE,
+} from '../gateway-responses';
 import type { RouteDefinition } from '../resources';
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -25,8 +33,8 @@ export interface ApiGatewayOptions {
   readonly authorizer: AuthorizerHandler;
   /** Unauthenticated pages (API reference, OpenAPI document), served as they are. */
   readonly staticRoutes?: ReadonlyMap<string, StaticRoute>;
-  /** SPEC 9: 20 requests/s per client, bursts of 40 (the usage plan in AWS). */
-  readonly rateLimit?: { readonly ratePerSecond: number; readonly burst: number };
+  /** Per-client throttling; PER_CLIENT_THROTTLE (the usage plan's in AWS) unless a test sets another. */
+  readonly throttle?: { readonly rateLimit: number; readonly burstLimit: number };
   readonly stage?: string;
   readonly log?: (line: Record<string, unknown>) => void;
 }
@@ -54,16 +62,6 @@ const compile = (route: RouteDefinition): CompiledRoute => {
   return { route, pattern: new RegExp(`^${source}/?$`), params };
 };
 
-const problemBody = (status: number, code: string, title: string, detail: string, requestId: string) =>
-  JSON.stringify({
-    type: `urn:catalog-jobs:problem:${code}`,
-    title,
-    status,
-    detail,
-    code,
-    request_id: requestId,
-  });
-
 /** A token bucket per client, as API Gateway's usage plan throttling behaves. */
 class RateLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
@@ -72,17 +70,15 @@ class RateLimiter {
     private readonly burst: number,
   ) {}
 
-  /** Seconds to wait, or 0 when the request may pass. */
-  take(key: string, now = Date.now()): number {
+  /** True when the request may pass; false when the client must wait (at most a second at 1 rps or more). */
+  take(key: string, now = Date.now()): boolean {
     const bucket = this.buckets.get(key) ?? { tokens: this.burst, at: now };
     bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.rate);
     bucket.at = now;
     this.buckets.set(key, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return 0;
-    }
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / this.rate));
+    if (bucket.tokens < 1) return false;
+    bucket.tokens -= 1;
+    return true;
   }
 }
 
@@ -128,9 +124,8 @@ export { lambdaContext };
 export const createApiGateway = (options: ApiGatewayOptions): Server => {
   const compiled = options.routes.map(compile);
   const stage = options.stage ?? 'local';
-  const limiter = options.rateLimit
-    ? new RateLimiter(options.rateLimit.ratePerSecond, options.rateLimit.burst)
-    : null;
+  const throttle = options.throttle ?? PER_CLIENT_THROTTLE;
+  const limiter = new RateLimiter(throttle.rateLimit, throttle.burstLimit);
 
   const send = (
     res: ServerResponse,
@@ -147,21 +142,14 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
     const started = Date.now();
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = (req.method ?? 'GET').toUpperCase();
-    const problem = (
-      status: number,
-      code: string,
-      title: string,
-      detail: string,
-      extra: Record<string, string> = {},
-    ) =>
-      send(
-        res,
-        status,
-        { 'content-type': 'application/problem+json', 'x-request-id': requestId, ...extra },
-        problemBody(status, code, title, detail, requestId),
-      );
     const finish = (status: number) =>
       options.log?.({ method, path: url.pathname, status, ms: Date.now() - started, request_id: requestId });
+    /** The gateway's own answer, from the table the AWS stack configures too. */
+    const answer = (a: GatewayAnswer & { status: number }, extra: Record<string, string> = {}) => {
+      const headers = { ...gatewayHeaders(a), 'x-request-id': requestId, ...extra };
+      send(res, a.status, headers, JSON.stringify(gatewayProblem(a, requestId)));
+      return finish(a.status);
+    };
 
     const staticRoute = method === 'GET' ? options.staticRoutes?.get(url.pathname) : undefined;
     if (staticRoute) {
@@ -170,23 +158,11 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
     }
 
     const matches = compiled.filter((c) => c.pattern.test(url.pathname));
-    if (matches.length === 0) {
-      problem(404, 'not_found', 'Not found', `No route matches ${url.pathname}.`);
-      return finish(404);
-    }
+    if (matches.length === 0) return answer(GATEWAY_RESPONSES.MISSING_AUTHENTICATION_TOKEN);
     const match = matches.find((c) => c.route.method === method);
     if (!match) {
       const allow = [...new Set(matches.map((c) => c.route.method))].join(', ');
-      problem(
-        405,
-        'method_not_allowed',
-        'Method not allowed',
-        `${method} is not allowed here; use ${allow}.`,
-        {
-          allow,
-        },
-      );
-      return finish(405);
+      return answer(LOCAL_GATEWAY_RESPONSES.METHOD_NOT_ALLOWED, { allow });
     }
 
     const headers: Record<string, string> = {};
@@ -217,43 +193,18 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
         requestContext: {} as APIGatewayRequestAuthorizerEvent['requestContext'],
       });
     } catch (error) {
-      if (error instanceof Error && error.message === 'Unauthorized') {
-        problem(
-          401,
-          'unauthorized',
-          'Unauthorized',
-          'A valid API key is required: Authorization: Token api_key=<API_KEY>.',
-          {
-            'www-authenticate': 'Token',
-          },
-        );
-        return finish(401);
-      }
-      problem(503, 'service_unavailable', 'Service unavailable', 'The service is temporarily unavailable.', {
-        'retry-after': '5',
-      });
-      return finish(503);
+      const denied = error instanceof Error && error.message === 'Unauthorized';
+      return answer(denied ? GATEWAY_RESPONSES.UNAUTHORIZED : GATEWAY_RESPONSES.AUTHORIZER_FAILURE);
     }
     const allowed = authorization.policyDocument.Statement.some((s) => 'Effect' in s && s.Effect === 'Allow');
-    if (!allowed) {
-      problem(403, 'forbidden', 'Forbidden', 'This key may not call this route.');
-      return finish(403);
-    }
+    if (!allowed) return answer(GATEWAY_RESPONSES.ACCESS_DENIED);
 
-    const throttleKey = authorization.usageIdentifierKey ?? authorization.principalId;
-    const wait = limiter?.take(throttleKey) ?? 0;
-    if (wait > 0) {
-      problem(429, 'rate_limited', 'Too many requests', 'Slow down: at most 20 requests per second.', {
-        'retry-after': String(wait),
-      });
-      return finish(429);
+    if (!limiter.take(authorization.usageIdentifierKey ?? authorization.principalId)) {
+      return answer(GATEWAY_RESPONSES.THROTTLED);
     }
 
     const body = await readBody(req);
-    if (body === 'too_large') {
-      problem(413, 'payload_too_large', 'Payload too large', 'The body is larger than the service accepts.');
-      return finish(413);
-    }
+    if (body === 'too_large') return answer(GATEWAY_RESPONSES.REQUEST_TOO_LARGE);
 
     const pathParameters: Record<string, string> = {};
     const values = match.pattern.exec(url.pathname)!.slice(1);
@@ -297,10 +248,7 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
       },
     };
     const handler = options.handlers.get(match.route.handler);
-    if (!handler) {
-      problem(500, 'internal_error', 'Internal error', 'No handler is deployed for this route.');
-      return finish(500);
-    }
+    if (!handler) return answer(GATEWAY_RESPONSES.DEFAULT_5XX);
     try {
       const result = await handler(event, lambdaContext(match.route.handler, requestId));
       const outHeaders: Record<string, string> = { 'x-request-id': requestId };
@@ -313,23 +261,29 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
       );
       finish(result.statusCode);
     } catch (error) {
-      // A handler that throws is a Lambda invocation error: API Gateway answers 502.
+      // A handler that throws is a failed Lambda invocation: API Gateway's DEFAULT_5XX answer.
       options.log?.({
         level: 'ERROR',
         message: 'handler threw',
         error: String(error),
         request_id: requestId,
       });
-      problem(502, 'internal_error', 'Internal error', 'The service failed to handle the request.');
-      finish(502);
+      answer(GATEWAY_RESPONSES.DEFAULT_5XX);
     }
   };
 
   return createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       options.log?.({ level: 'ERROR', message: 'gateway failure', error: String(error) });
-      if (!res.headersSent) send(res, 500, { 'content-type': 'application/problem+json' }, '{}');
-      else res.end();
+      const failed = GATEWAY_RESPONSES.DEFAULT_5XX;
+      if (!res.headersSent) {
+        send(
+          res,
+          failed.status,
+          gatewayHeaders(failed),
+          JSON.stringify(gatewayProblem(failed, randomUUID())),
+        );
+      } else res.end();
     });
   });
 };

@@ -136,7 +136,6 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Prom
     handlers,
     authorizer,
     staticRoutes: options.staticRoutes,
-    rateLimit: { ratePerSecond: 20, burst: 40 },
     log,
   });
   await new Promise<void>((resolve, reject) => {

@@ -2,6 +2,7 @@ import type * as z from 'zod';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../lambdas/core/use-cases/idempotency';
 import { DEFAULT_RETRY_DELAYS } from '../../lambdas/core/webhooks';
 import { STAGE_NAME } from '../aws/names';
+import { PER_CLIENT_THROTTLE } from '../gateway-responses';
 import { ROUTES, type RouteDefinition } from '../resources';
 import { type Example, exportEventExamples, problemExamples } from './examples';
 import { type ErrorSpec, OPERATIONS, type OperationSpec, TAGS } from './operations';
@@ -83,7 +84,7 @@ offending field.
 | 413 | \`payload_too_large\` | body over 1 MB |
 | 415 | \`unsupported_media_type\` | body not sent as \`application/json\` |
 | 422 | \`idempotency_key_mismatch\` | an Idempotency-Key reused with another body |
-| 429 | \`rate_limited\` | over 20 requests/s per client (bursts of 40); see \`Retry-After\` |
+| 429 | \`rate_limited\` | over ${PER_CLIENT_THROTTLE.rateLimit} requests/s per client (bursts of ${PER_CLIENT_THROTTLE.burstLimit}); see \`Retry-After\` |
 | 500 | \`internal_error\` | a fault of the service, logged with the request id |
 | 503 | \`service_unavailable\` | a dependency failed and nothing was half-done; see \`Retry-After\` |
 
@@ -92,7 +93,7 @@ offending field.
 Request body 1 MB; \`catalog_sources\` 1-50, \`image_sources\` 1-10,000, URLs at most 2,048 characters;
 \`merchant_name\` 1-255, \`merchant_address\` 1,000, \`merchant_token\` 255, \`instructions\` 10,000 characters;
 \`metadata\` at most 50 keys; \`client_mappings\` at most 100 KB; files and sources 100 MB; 200,000 items per
-catalog; 20 requests/s per client, bursts of 40.`;
+catalog; ${PER_CLIENT_THROTTLE.rateLimit} requests/s per client, bursts of ${PER_CLIENT_THROTTLE.burstLimit}.`;
 
 const header = (description: string, schema: JsonSchema, required = false) => ({
   description,
@@ -142,7 +143,7 @@ const COMMON_RESPONSES = {
     content: problemContent(['forbidden']),
   },
   TooManyRequests: {
-    description: 'Over 20 requests per second for this client, bursts of 40 (`rate_limited`).',
+    description: `Over ${PER_CLIENT_THROTTLE.rateLimit} requests per second for this client, bursts of ${PER_CLIENT_THROTTLE.burstLimit} (\`rate_limited\`).`,
     headers: { 'Retry-After': headerRef('RetryAfter'), 'x-request-id': headerRef('XRequestId') },
     content: problemContent(['rate_limited']),
   },

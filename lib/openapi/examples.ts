@@ -3,6 +3,7 @@
  * Fixed ids and times keep the generated document deterministic. Every example is validated against its
  * schema by the unit tests and by Redocly's lint.
  */
+import { GATEWAY_RESPONSES, gatewayProblem } from '../gateway-responses';
 
 const JOB_ID = '3f1c9a52-7d4e-4b8a-9c61-2e5f8a0b7d13';
 const RETAIL_JOB_ID = '8b2d4e61-0c3f-4a9d-b7e5-1f6a2c9d0e48';
@@ -518,7 +519,8 @@ export const problemExamples = {
   },
   rate_limited: {
     summary: 'rate_limited',
-    value: problem(429, 'rate_limited', 'Too many requests', 'Slow down: at most 20 requests per second.'),
+    // Always the gateway's answer (lib/gateway-responses.ts).
+    value: gatewayProblem(GATEWAY_RESPONSES.THROTTLED, REQUEST_ID),
   },
   internal_error: {
     summary: 'internal_error',

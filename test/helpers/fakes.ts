@@ -1,23 +1,26 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { ConflictError, NotFoundError } from '../../lambdas/core/errors';
+import { ConflictError, DependencyUnavailableError, NotFoundError } from '../../lambdas/core/errors';
+import type { CallbackMessage, ExportMessage, JobMessage } from '../../lambdas/core/messages';
 import type { ExportRecord, FileRecord, JobRecord } from '../../lambdas/core/model';
-import type { OutboundHttp, OutboundRequest, OutboundResponse } from '../../lambdas/core/outbound';
 import type {
   ApiKeyRecord,
+  CallbackDeadLetter,
+  CallbackWrite,
   ClientRecord,
   Clock,
   CredentialRepository,
-  ExportMessage,
   ExportRepository,
   FileRepository,
   IdempotencyRecord,
   IdempotencyStore,
   JobListQuery,
-  JobMessage,
   JobRepository,
   ObjectStore,
+  OutboundHttp,
+  OutboundRequest,
+  OutboundResponse,
   OutboxEntry,
   OutboxReader,
   Page,
@@ -29,42 +32,56 @@ import type {
   WrittenObject,
 } from '../../lambdas/core/ports';
 import type { ProcessingType } from '../../lambdas/core/schemas/job';
-import type {
-  CallbackDeadLetter,
-  CallbackExportStore,
-  CallbackMessage,
-  CallbackWrite,
-} from '../../lambdas/core/use-cases/callbacks';
+import {
+  EXPORT_TRANSITIONS,
+  type ExportStateEvent,
+  isTerminalJobState,
+  JOB_TRANSITIONS,
+  type JobStateEvent,
+  type Move,
+} from '../../lambdas/core/states';
 import { DEFAULT_JOB_SETTINGS } from '../../lambdas/core/use-cases/jobs';
 import type { AppDeps } from '../../lambdas/shared/deps';
 
 /**
- * In-memory implementations of the ports, with the same observable behaviour as the DynamoDB adapters
- * (test/integration/repository-contract.test.ts runs one suite against both).
+ * In-memory implementations of the ports, with the same observable behaviour as the adapters: each runs the
+ * contract suite of its port next to its adapter against the emulators (test/integration/*-contract.test.ts).
  */
 
 const clone = <T>(value: T): T => structuredClone(value);
 
+/** The move of a transitions table, refused exactly as the DynamoDB adapter's condition refuses it. */
 const applyTransition = <S extends string, R extends { state: S; version: number; updatedAt: string }>(
   current: R | undefined,
-  t: Transition<S, R>,
+  move: Move<S>,
+  t: Transition<string, R>,
 ): R => {
   if (!current) throw new NotFoundError('no such record');
-  if (!t.from.includes(current.state)) throw new ConflictError('state changed');
-  if (t.expectedVersion !== undefined && current.version !== t.expectedVersion)
-    throw new ConflictError('version changed');
+  const versionHolds = t.expectedVersion === undefined || current.version === t.expectedVersion;
+  if (!move.from.includes(current.state) || !versionHolds) {
+    throw new ConflictError(`${t.event} was refused: the record is ${current.state}`, {
+      current: clone(current),
+    });
+  }
   const set = Object.fromEntries(Object.entries(t.set ?? {}).filter(([, v]) => v !== undefined));
-  return { ...current, ...set, state: t.to, version: current.version + 1, updatedAt: t.at };
+  return { ...current, ...set, state: move.to, version: current.version + 1, updatedAt: t.at };
+};
+
+const pageOf = <T extends { id: string }>(all: T[], limit: number, cursor?: string): Page<T> => {
+  const start = cursor ? all.findIndex((item) => item.id === cursor) + 1 : 0;
+  const items = all.slice(start, start + limit);
+  return { items: items.map(clone), nextCursor: start + limit < all.length ? items.at(-1)!.id : null };
 };
 
 export class FakeJobRepository implements JobRepository {
   readonly items = new Map<string, JobRecord>();
+  /** Jobs written but not yet confirmed on their queue: until marked, or until a transition moves them on. */
   readonly outbox = new Set<string>();
   private key = (clientId: string, id: string) => `${clientId}/${id}`;
 
   async create(job: JobRecord): Promise<void> {
     const key = this.key(job.clientId, job.id);
-    if (this.items.has(key)) throw new ConflictError('exists');
+    if (this.items.has(key)) throw new ConflictError('exists', { current: clone(this.items.get(key)) });
     this.items.set(key, clone(job));
     this.outbox.add(key);
   }
@@ -78,18 +95,17 @@ export class FakeJobRepository implements JobRepository {
       .sort((a, b) => `${b.createdAt}#${b.id}`.localeCompare(`${a.createdAt}#${a.id}`))
       .filter((j) => !query.state || j.state === query.state)
       .filter((j) => !query.jobType || j.jobType === query.jobType);
-    const start = query.cursor ? all.findIndex((j) => j.id === query.cursor) + 1 : 0;
-    const items = all.slice(start, start + query.limit);
-    const more = start + query.limit < all.length;
-    return { items: items.map(clone), nextCursor: more ? items.at(-1)!.id : null };
+    return pageOf(all, query.limit, query.cursor);
   }
   async transition(
     clientId: string,
     id: string,
-    t: Transition<JobRecord['state'], JobRecord>,
+    t: Transition<JobStateEvent, JobRecord>,
   ): Promise<JobRecord> {
-    const next = applyTransition(this.items.get(this.key(clientId, id)), t);
-    this.items.set(this.key(clientId, id), next);
+    const key = this.key(clientId, id);
+    const next = applyTransition(this.items.get(key), JOB_TRANSITIONS[t.event], t);
+    this.items.set(key, next);
+    this.outbox.delete(key);
     return clone(next);
   }
   async markEnqueued(clientId: string, id: string): Promise<void> {
@@ -100,13 +116,12 @@ export class FakeJobRepository implements JobRepository {
     const all = [...this.items.values()]
       .filter((j) => j.state === 'in_review')
       .sort((a, b) => rank(a).localeCompare(rank(b)));
-    const start = cursor ? all.findIndex((j) => j.id === cursor) + 1 : 0;
-    const items = all.slice(start, start + limit);
-    return { items: items.map(clone), nextCursor: start + limit < all.length ? items.at(-1)!.id : null };
+    return pageOf(all, limit, cursor);
   }
   async listOverdue(dueBefore: string, limit: number): Promise<JobRecord[]> {
-    return [...this.items.values()]
-      .filter((j) => !['completed', 'failed', 'canceled'].includes(j.state) && j.dueAt < dueBefore)
+    return [...this.items.entries()]
+      .filter(([key, j]) => !this.outbox.has(key) && !isTerminalJobState(j.state) && j.dueAt < dueBefore)
+      .map(([, j]) => j)
       .sort((a, b) => a.dueAt.localeCompare(b.dueAt))
       .slice(0, limit)
       .map(clone);
@@ -124,14 +139,16 @@ export class FakeJobRepository implements JobRepository {
   }
 }
 
-export class FakeExportRepository implements ExportRepository, CallbackExportStore {
+export class FakeExportRepository implements ExportRepository {
   readonly items = new Map<string, ExportRecord>();
   readonly outbox = new Set<string>();
   private key = (clientId: string, id: string) => `${clientId}/${id}`;
 
   async create(exp: ExportRecord): Promise<void> {
-    this.items.set(this.key(exp.clientId, exp.id), clone(exp));
-    this.outbox.add(this.key(exp.clientId, exp.id));
+    const key = this.key(exp.clientId, exp.id);
+    if (this.items.has(key)) throw new ConflictError('exists', { current: clone(this.items.get(key)) });
+    this.items.set(key, clone(exp));
+    this.outbox.add(key);
   }
   async get(clientId: string, id: string): Promise<ExportRecord | undefined> {
     const exp = this.items.get(this.key(clientId, id));
@@ -143,9 +160,9 @@ export class FakeExportRepository implements ExportRepository, CallbackExportSto
   async transition(
     clientId: string,
     id: string,
-    t: Transition<ExportRecord['state'], ExportRecord>,
+    t: Transition<ExportStateEvent, ExportRecord>,
   ): Promise<ExportRecord> {
-    const next = applyTransition(this.items.get(this.key(clientId, id)), t);
+    const next = applyTransition(this.items.get(this.key(clientId, id)), EXPORT_TRANSITIONS[t.event], t);
     this.items.set(this.key(clientId, id), next);
     return clone(next);
   }
@@ -157,7 +174,7 @@ export class FakeExportRepository implements ExportRepository, CallbackExportSto
     if (!exp) throw new NotFoundError('no such export');
     const current = exp.callback ?? { state: 'pending', attempts: 0 };
     if (current.state !== write.expected.state || current.attempts !== write.expected.attempts) {
-      throw new ConflictError('callback changed');
+      throw new ConflictError('callback changed', { current: clone(exp) });
     }
     const next = { ...exp, callback: write.next };
     this.items.set(this.key(clientId, id), next);
@@ -169,7 +186,7 @@ export class FakeExportRepository implements ExportRepository, CallbackExportSto
   }
   async deleteUnenqueued(clientId: string, id: string): Promise<boolean> {
     const key = this.key(clientId, id);
-    if (!this.outbox.has(key)) return false;
+    if (!this.outbox.has(key) || this.items.get(key)?.version !== 1) return false;
     this.items.delete(key);
     this.outbox.delete(key);
     return true;
@@ -182,32 +199,41 @@ export class FakeOutboxReader implements OutboxReader {
     private readonly exports: FakeExportRepository,
   ) {}
   async pending(olderThan: string, limit: number): Promise<OutboxEntry[]> {
-    const entries: OutboxEntry[] = [
-      ...[...this.jobs.outbox]
-        .map((k) => this.jobs.items.get(k)!)
-        .map((j) => ({ kind: 'job' as const, ...j })),
-      ...[...this.exports.outbox]
-        .map((k) => this.exports.items.get(k)!)
-        .map((e) => ({ kind: 'export' as const, ...e })),
+    const entry =
+      (kind: 'job' | 'export') =>
+      (r: { clientId: string; id: string; createdAt: string }): OutboxEntry => ({
+        kind,
+        clientId: r.clientId,
+        id: r.id,
+        createdAt: r.createdAt,
+      });
+    const order = (e: OutboxEntry) => `${e.createdAt}#${e.kind}#${e.clientId}#${e.id}`;
+    return [
+      ...[...this.jobs.outbox].map((k) => entry('job')(this.jobs.items.get(k)!)),
+      ...[...this.exports.outbox].map((k) => entry('export')(this.exports.items.get(k)!)),
     ]
-      .filter((r) => r.createdAt < olderThan)
-      .map((r) => ({ kind: r.kind, clientId: r.clientId, id: r.id, createdAt: r.createdAt }));
-    return entries.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).slice(0, limit);
+      .filter((e) => e.createdAt < olderThan)
+      .sort((a, b) => order(a).localeCompare(order(b)))
+      .slice(0, limit);
   }
 }
 
 export class FakeFileRepository implements FileRepository {
   readonly items = new Map<string, FileRecord>();
   async create(file: FileRecord): Promise<void> {
-    this.items.set(`${file.clientId}/${file.id}`, clone(file));
+    const key = `${file.clientId}/${file.id}`;
+    if (this.items.has(key)) throw new ConflictError('exists', { current: clone(this.items.get(key)) });
+    this.items.set(key, clone(file));
   }
   async get(clientId: string, id: string): Promise<FileRecord | undefined> {
     const file = this.items.get(`${clientId}/${id}`);
     return file && clone(file);
   }
+  /** Marks a pending file; a file already marked is returned as it is (another reader marked it). */
   async markUploaded(clientId: string, id: string, sizeBytes: number, at: string): Promise<FileRecord> {
     const file = this.items.get(`${clientId}/${id}`);
     if (!file) throw new NotFoundError('no such file');
+    if (file.state !== 'pending') return clone(file);
     const next: FileRecord = { ...file, state: 'uploaded', sizeBytes, updatedAt: at };
     this.items.set(`${clientId}/${id}`, next);
     return clone(next);
@@ -218,34 +244,41 @@ export class FakeCredentialRepository implements CredentialRepository {
   readonly keys = new Map<string, ApiKeyRecord>();
   readonly clients = new Map<string, ClientRecord>();
   async findKey(digest: string): Promise<ApiKeyRecord | undefined> {
-    return this.keys.get(digest);
+    const key = this.keys.get(digest);
+    return key && clone(key);
   }
   async putKey(key: ApiKeyRecord): Promise<void> {
-    this.keys.set(key.digest, key);
+    this.keys.set(key.digest, clone(key));
   }
+  /** By client, then by creation time (the adapter's index order). */
   async listKeys(clientId?: string): Promise<ApiKeyRecord[]> {
-    return [...this.keys.values()].filter((k) => !clientId || k.clientId === clientId);
+    const order = (k: ApiKeyRecord) => `${k.clientId}#${k.createdAt}#${k.keyId}`;
+    return [...this.keys.values()]
+      .filter((k) => !clientId || k.clientId === clientId)
+      .sort((a, b) => order(a).localeCompare(order(b)))
+      .map(clone);
   }
   async revokeKey(digest: string, at: string): Promise<ApiKeyRecord> {
     const key = this.keys.get(digest);
     if (!key) throw new NotFoundError('no such key');
     const next = { ...key, revokedAt: key.revokedAt ?? at };
     this.keys.set(digest, next);
-    return next;
+    return clone(next);
   }
   async getClient(clientId: string): Promise<ClientRecord | undefined> {
-    return this.clients.get(clientId);
+    const client = this.clients.get(clientId);
+    return client && clone(client);
   }
   async ensureClient(client: ClientRecord): Promise<ClientRecord> {
     const existing = this.clients.get(client.clientId);
-    if (existing) return existing;
-    this.clients.set(client.clientId, client);
-    return client;
+    if (existing) return clone(existing);
+    this.clients.set(client.clientId, clone(client));
+    return clone(client);
   }
   async setWebhookSecrets(clientId: string, secrets: readonly WebhookSecret[]): Promise<void> {
     const client = this.clients.get(clientId);
-    if (!client) throw new NotFoundError('no such client');
-    this.clients.set(clientId, { ...client, webhookSecrets: secrets });
+    if (!client) throw new NotFoundError(`No client has the id ${clientId}.`);
+    this.clients.set(clientId, { ...client, webhookSecrets: clone(secrets) });
   }
 }
 
@@ -258,19 +291,21 @@ export class FakeIdempotencyStore implements IdempotencyStore {
       existing &&
       existing.expiresAt >= nowSeconds &&
       !(existing.state === 'in_progress' && existing.lockExpiresAt < nowSeconds);
-    if (live) return existing;
-    this.records.set(key, record);
+    if (live) return clone(existing);
+    this.records.set(key, clone(record));
     return undefined;
   }
   async complete(clientId: string, key: string, response: StoredResponse): Promise<void> {
-    const existing = this.records.get(`${clientId}/${key}`)!;
-    this.records.set(`${clientId}/${key}`, { ...existing, state: 'completed', response });
+    const existing = this.records.get(`${clientId}/${key}`);
+    if (!existing) return;
+    this.records.set(`${clientId}/${key}`, { ...existing, state: 'completed', response: clone(response) });
   }
   async release(clientId: string, key: string): Promise<void> {
     this.records.delete(`${clientId}/${key}`);
   }
 }
 
+/** Every queue of the service, recorded. `failNext` makes the next sends fail as an SQS outage does. */
 export class FakeWorkQueue implements WorkQueue {
   readonly jobs: { message: JobMessage; processingType: ProcessingType }[] = [];
   readonly exports: ExportMessage[] = [];
@@ -278,26 +313,27 @@ export class FakeWorkQueue implements WorkQueue {
   readonly callbacks: { message: CallbackMessage; delaySeconds: number }[] = [];
   readonly deadLetters: CallbackDeadLetter[] = [];
   failNext = 0;
-  async sendCallback(message: CallbackMessage, delaySeconds: number): Promise<void> {
-    this.maybeFail();
-    this.callbacks.push({ message, delaySeconds });
-  }
-  async put(letter: CallbackDeadLetter): Promise<void> {
-    this.deadLetters.push(letter);
-  }
   async sendJob(message: JobMessage, processingType: ProcessingType): Promise<void> {
     this.maybeFail();
-    this.jobs.push({ message, processingType });
+    this.jobs.push({ message: clone(message), processingType });
   }
   async sendExport(message: ExportMessage, delaySeconds?: number): Promise<void> {
     this.maybeFail();
-    this.exports.push(message);
+    this.exports.push(clone(message));
     this.exportDelays.push(delaySeconds);
+  }
+  async sendCallback(message: CallbackMessage, delaySeconds: number): Promise<void> {
+    this.maybeFail();
+    this.callbacks.push({ message: clone(message), delaySeconds });
+  }
+  async sendCallbackDeadLetter(letter: CallbackDeadLetter): Promise<void> {
+    this.maybeFail();
+    this.deadLetters.push(clone(letter));
   }
   private maybeFail(): void {
     if (this.failNext > 0) {
       this.failNext--;
-      throw new Error('queue unavailable');
+      throw new DependencyUnavailableError('enqueue: the queue is unavailable');
     }
   }
 }
@@ -325,8 +361,7 @@ export class FakeObjectStore implements ObjectStore {
   }
   async write(key: string, body: AsyncIterable<Uint8Array | string>): Promise<WrittenObject> {
     const chunks: Buffer[] = [];
-    for await (const chunk of body)
-      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
+    for await (const chunk of body) chunks.push(Buffer.from(chunk));
     const bytes = Buffer.concat(chunks);
     this.objects.set(key, bytes);
     return { sizeBytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
@@ -340,29 +375,43 @@ export class FakeObjectStore implements ObjectStore {
   }
 }
 
+/** What ScriptedHttp answers: a response, or an error the request throws. */
+export type ScriptedAnswer = { status: number; headers?: Record<string, string>; body?: string } | Error;
+
 /** Outbound HTTP that answers from a function and records every request. */
 export class ScriptedHttp implements OutboundHttp {
   readonly requests: OutboundRequest[] = [];
   constructor(
-    private readonly answer: (request: OutboundRequest) => { status: number; body?: string } = () => ({
-      status: 404,
-    }),
+    private readonly answer: (request: OutboundRequest) => ScriptedAnswer = () => ({ status: 404 }),
   ) {}
+
+  /** Answers `answers` in order, then `fallback` to every further request. */
+  static of(answers: readonly ScriptedAnswer[], fallback: ScriptedAnswer = { status: 200 }): ScriptedHttp {
+    const queue = [...answers];
+    return new ScriptedHttp(() => queue.shift() ?? fallback);
+  }
+
   async request(request: OutboundRequest): Promise<OutboundResponse> {
     this.requests.push(request);
-    const { status, body = '' } = this.answer(request);
+    const answer = this.answer(request);
+    if (answer instanceof Error) throw answer;
+    const body = Buffer.from(answer.body ?? '');
+    // Header names lower-cased, as the port promises.
+    const headers = Object.fromEntries(
+      Object.entries(answer.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
+    );
     return {
-      status,
-      headers: {},
+      status: answer.status,
+      headers,
       url: request.url,
       body: (async function* () {
-        yield Buffer.from(body);
+        yield body;
       })(),
     };
   }
 }
 
-/** A clock that only moves when told to. */
+/** The one fake clock: it moves only when told to, by milliseconds. */
 export class FakeClock implements Clock {
   constructor(private current = new Date('2026-11-22T10:00:00.000Z')) {}
   now(): Date {
@@ -380,8 +429,6 @@ export type FakeDeps = AppDeps & {
   credentials: FakeCredentialRepository;
   idempotency: FakeIdempotencyStore;
   queue: FakeWorkQueue;
-  callbackQueue: FakeWorkQueue;
-  deadLetters: FakeWorkQueue;
   uploads: FakeObjectStore;
   catalogs: FakeObjectStore;
   exportFiles: FakeObjectStore;
@@ -396,7 +443,6 @@ export const fakeDeps = (overrides: Partial<AppDeps> = {}): FakeDeps => {
   const clock = new FakeClock();
   const jobs = new FakeJobRepository();
   const exports = new FakeExportRepository();
-  const queue = new FakeWorkQueue();
   return {
     jobs,
     exports,
@@ -404,9 +450,7 @@ export const fakeDeps = (overrides: Partial<AppDeps> = {}): FakeDeps => {
     credentials: new FakeCredentialRepository(),
     idempotency: new FakeIdempotencyStore(),
     outbox: new FakeOutboxReader(jobs, exports),
-    queue,
-    callbackQueue: queue,
-    deadLetters: queue,
+    queue: new FakeWorkQueue(),
     uploads: new FakeObjectStore(clock, 'uploads'),
     catalogs: new FakeObjectStore(clock, 'catalogs'),
     exportFiles: new FakeObjectStore(clock, 'exports'),

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { TableContext } from '../../lambdas/adapters/dynamo-table';
 import { loadConfig } from '../../lambdas/shared/config';
 import { type AppDeps, awsClients, buildDeps } from '../../lambdas/shared/deps';
+import { createQueues, createTable } from '../../lib/local/provision';
+import type { QueueKey } from '../../lib/resources';
 import { silentLogger } from './fakes';
 
 /** Dependencies wired to the emulators started by the integration global setup. */
@@ -15,3 +19,48 @@ export const sqsClient = () =>
 
 /** A client id no other test uses, so tests share the emulators without seeing each other's data. */
 export const uniqueClient = (): string => `c-${randomUUID().slice(0, 12)}`;
+
+/**
+ * A table of one test's own, exactly as lib/resources.ts describes it: for what reads across clients (the
+ * outbox, the review queue, the time-out sweep), which other tests would otherwise write into meanwhile.
+ */
+export const freshTable = async (): Promise<TableContext & { drop(): Promise<void> }> => {
+  const { dynamo, doc } = emulatorClients();
+  const tableName = `t-${randomUUID()}`;
+  await createTable(dynamo, tableName);
+  return {
+    doc,
+    tableName,
+    drop: async () => {
+      await dynamo.send(new DeleteTableCommand({ TableName: tableName }));
+    },
+  };
+};
+
+export interface FreshQueues {
+  readonly queueUrls: Record<QueueKey, string>;
+  readonly deadLetterQueueUrls: Record<QueueKey, string>;
+  /** The bodies now visible on a queue, taken off it. */
+  take(url: string): Promise<unknown[]>;
+  drop(): Promise<void>;
+}
+
+/** Every queue of lib/resources.ts, of one test's own. */
+export const freshQueues = async (): Promise<FreshQueues> => {
+  const sqs = sqsClient();
+  const { queueUrls, deadLetterQueueUrls } = await createQueues(sqs, `t${randomUUID().slice(0, 8)}-`);
+  return {
+    queueUrls,
+    deadLetterQueueUrls,
+    take: async (url) => {
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, VisibilityTimeout: 60 }),
+      );
+      return Messages.map((m) => JSON.parse(m.Body!) as unknown);
+    },
+    drop: async () => {
+      const urls = [...Object.values(queueUrls), ...Object.values(deadLetterQueueUrls)];
+      await Promise.all(urls.map((QueueUrl) => sqs.send(new DeleteQueueCommand({ QueueUrl }))));
+    },
+  };
+};

@@ -2,8 +2,8 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { loadConfig } from '../../lambdas/shared/config';
 import { serviceFunctions } from '../../lib/aws/functions';
 import { METRICS, OUTPUTS, SERVICE_NAME, STAGE_NAME } from '../../lib/aws/names';
-import { AUTHORIZER_CACHE_TTL_SECONDS, PER_CLIENT_THROTTLE } from '../../lib/aws/service-api';
 import { TABLE_WRITE_ACTIONS } from '../../lib/aws/stateless-stack';
+import { GATEWAY_RESPONSES, gatewayHeaders, gatewayProblem } from '../../lib/gateway-responses';
 import { ENV, QUEUES, type QueueKey, RECONCILER, ROUTES, TABLE } from '../../lib/resources';
 import {
   actionsOf,
@@ -160,7 +160,8 @@ describe('REST API', () => {
     stateless$.hasResourceProperties('AWS::ApiGateway::Authorizer', {
       Type: 'REQUEST',
       IdentitySource: 'method.request.header.Authorization',
-      AuthorizerResultTtlInSeconds: AUTHORIZER_CACHE_TTL_SECONDS,
+      // SPEC 2: a revoked key stops working within 60 s.
+      AuthorizerResultTtlInSeconds: 60,
     });
     expect(JSON.stringify(stateless$.findResources('AWS::ApiGateway::Authorizer'))).toContain(
       logicalId(stateless.functions.get('authorizer')!.function),
@@ -194,10 +195,9 @@ describe('REST API', () => {
 
   it('throttles each client at 20 rps with bursts of 40 (SPEC 9)', () => {
     synthesized().stateless$.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
-      Throttle: { RateLimit: PER_CLIENT_THROTTLE.rateLimit, BurstLimit: PER_CLIENT_THROTTLE.burstLimit },
+      Throttle: { RateLimit: 20, BurstLimit: 40 },
       ApiStages: [Match.objectLike({ Stage: Match.anyValue() })],
     });
-    expect(PER_CLIENT_THROTTLE).toEqual({ rateLimit: 20, burstLimit: 40 });
   });
 
   it('stage has access logs, error-level execution logs without request data, and X-Ray', () => {
@@ -255,6 +255,28 @@ describe('REST API', () => {
       ResponseType: 'THROTTLED',
       ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': "'1'" }),
     });
+  });
+
+  it('configures exactly the gateway answers of lib/gateway-responses.ts, which the local runtime gives too', () => {
+    const configured = Object.values(
+      synthesized().stateless$.findResources('AWS::ApiGateway::GatewayResponse'),
+    ).map((r) => r.Properties);
+    expect(configured.map((p) => p.ResponseType).sort()).toEqual(Object.keys(GATEWAY_RESPONSES).sort());
+    for (const [type, answer] of Object.entries(GATEWAY_RESPONSES)) {
+      const props = configured.find((p) => p.ResponseType === type)!;
+      expect(props.StatusCode).toBe(answer.status === undefined ? undefined : String(answer.status));
+      expect(props.ResponseParameters).toEqual(
+        Object.fromEntries(
+          Object.entries(gatewayHeaders(answer)).map(([name, value]) => [
+            `gatewayresponse.header.${name}`,
+            `'${value}'`,
+          ]),
+        ),
+      );
+      expect(JSON.parse(props.ResponseTemplates['application/json'])).toEqual(
+        gatewayProblem(answer, '$context.requestId'),
+      );
+    }
   });
 });
 

@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import type { ExportRecord, JobRecord } from '../../lambdas/core/model';
+import { objectKeys } from '../../lambdas/core/ports';
 import type { JobSpec } from '../../lambdas/core/schemas/job';
 import { replayCallback } from '../../lambdas/core/use-cases/callbacks';
 import { issueKey } from '../../lambdas/core/use-cases/credentials';
-import { catalogKey, processExport } from '../../lambdas/core/use-cases/export-processing';
+import { processExport } from '../../lambdas/core/use-cases/export-processing';
 import { createExport } from '../../lambdas/core/use-cases/exports';
 import { createJob } from '../../lambdas/core/use-cases/jobs';
 import { completeReviewedJob } from '../../lambdas/core/use-cases/operations';
@@ -121,7 +122,7 @@ describe('data exports (SPEC 5.3)', () => {
     expect(bytes.length).toBe(body.file.size_bytes);
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(body.file.checksum_sha256);
     const chunks: Buffer[] = [];
-    for await (const c of await pipeline.deps.catalogs.read(catalogKey(clientId, job.id)))
+    for await (const c of await pipeline.deps.catalogs.read(objectKeys.catalog(clientId, job.id)))
       chunks.push(Buffer.from(c));
     expect(JSON.parse(bytes.toString())).toEqual(JSON.parse(Buffer.concat(chunks).toString()));
     expect(
@@ -215,7 +216,7 @@ describe('callbacks (SPEC 6)', () => {
     await exportWhere(exp, (e) => e.callback?.state === 'failed', 'the callback to stop');
     scripts[path] = [410, 200];
     const replay = await replayCallback(
-      { exports: pipeline.deps.exports, queue: pipeline.deps.callbackQueue, clock: pipeline.deps.clock },
+      { exports: pipeline.deps.exports, queue: pipeline.deps.queue, clock: pipeline.deps.clock },
       exp.id,
     );
     expect(replay.previous.state).toBe('failed');

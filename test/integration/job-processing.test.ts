@@ -3,8 +3,8 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { parseCatalogDocumentV1 as parseCatalogDocument } from '../../lambdas/core/catalog/document-v1';
 import { DependencyUnavailableError } from '../../lambdas/core/errors';
 import type { JobRecord } from '../../lambdas/core/model';
+import { objectKeys } from '../../lambdas/core/ports';
 import type { JobSpec } from '../../lambdas/core/schemas/job';
-import { catalogKey } from '../../lambdas/core/use-cases/export-processing';
 import { failOverdueJobs, processJob } from '../../lambdas/core/use-cases/job-processing';
 import { createJob } from '../../lambdas/core/use-cases/jobs';
 import { makeOpsCompleteJobHandler } from '../../lambdas/handlers/http/ops-complete-job';
@@ -82,7 +82,7 @@ const settled = (job: JobRecord, states: string[] = ['completed', 'failed', 'in_
 
 const readCatalog = async (deps: AppDeps, job: JobRecord) => {
   const chunks: Buffer[] = [];
-  for await (const chunk of await deps.catalogs.read(catalogKey(job.clientId, job.id)))
+  for await (const chunk of await deps.catalogs.read(objectKeys.catalog(job.clientId, job.id)))
     chunks.push(Buffer.from(chunk));
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 };

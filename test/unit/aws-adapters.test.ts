@@ -7,14 +7,15 @@ import {
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { isTransientAwsError, translateAwsErrors } from '../../lambdas/adapters/aws-errors';
-import { ConflictError, DependencyUnavailableError } from '../../lambdas/core/errors';
+import { ConflictError, DependencyUnavailableError, NotFoundError } from '../../lambdas/core/errors';
 import { makeCreateJobHandler } from '../../lambdas/handlers/http/create-job';
 import { makeGetJobHandler } from '../../lambdas/handlers/http/get-job';
 import { loadConfig } from '../../lambdas/shared/config';
 import { buildDeps } from '../../lambdas/shared/deps';
-import { aJobRequest, apiEvent, lambdaContext } from '../helpers/factories';
+import { aJob, aJobRequest, apiEvent, lambdaContext } from '../helpers/factories';
 import { silentLogger } from '../helpers/fakes';
 
 const env = {
@@ -66,6 +67,34 @@ describe('SDK error translation', () => {
     ).rejects.toBeInstanceOf(ConflictError);
     const bug = sdkError('ValidationException');
     await expect(translateAwsErrors('x', () => Promise.reject(bug))).rejects.toBe(bug);
+  });
+});
+
+describe('a lost conditional write', () => {
+  it('builds the condition from the transitions table and answers from the item DynamoDB returns (ALL_OLD)', async () => {
+    const job = aJob({ state: 'completed', version: 4 });
+    const item = { PK: `CLIENT#${job.clientId}`, SK: `JOB#${job.id}`, GSI1PK: 'x', entity: 'job', ...job };
+    ddb.on(UpdateCommand).rejects(sdkError('ConditionalCheckFailedException', 400, { Item: marshall(item) }));
+    const refused = deps().jobs.transition(job.clientId, job.id, { event: 'cancel', at: 'x' });
+    await expect(refused).rejects.toBeInstanceOf(ConflictError);
+    await expect(refused).rejects.toMatchObject({ current: job });
+    const update = ddb.commandCalls(UpdateCommand)[0]!.args[0].input;
+    expect(update.ConditionExpression).toBe('attribute_exists(PK) AND #state IN (:from0, :from1)');
+    expect([
+      update.ExpressionAttributeValues?.[':from0'],
+      update.ExpressionAttributeValues?.[':from1'],
+    ]).toEqual(['initiated', 'in_review']);
+    expect(update.ReturnValuesOnConditionCheckFailure).toBe('ALL_OLD');
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+  });
+
+  it('reads the item only when DynamoDB returned none, to tell a missing record apart', async () => {
+    ddb.on(UpdateCommand).rejects(sdkError('ConditionalCheckFailedException'));
+    ddb.on(GetCommand).resolves({});
+    await expect(
+      deps().jobs.transition('client-a', crypto.randomUUID(), { event: 'claim', at: 'x' }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(1);
   });
 });
 

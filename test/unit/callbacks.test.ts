@@ -1,242 +1,32 @@
-import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import {
-  ConflictError,
-  DependencyUnavailableError,
-  InvalidStateError,
-  NotFoundError,
-} from '../../lambdas/core/errors';
-import { type CallbackStatus, type ExportRecord, exportResource } from '../../lambdas/core/model';
+import { ConflictError, DependencyUnavailableError } from '../../lambdas/core/errors';
 import {
   OutboundBlockedError,
-  type OutboundHttp,
   OutboundNetworkError,
-  type OutboundRequest,
-  type OutboundResponse,
   OutboundTooLargeError,
 } from '../../lambdas/core/outbound';
-import type { ClientRecord, WebhookSecret } from '../../lambdas/core/ports';
 import {
   CALLBACK_TIMEOUT_MS,
-  type CallbackDeadLetter,
-  type CallbackDeps,
-  type CallbackExportStore,
-  type CallbackMessage,
-  type CallbackWrite,
   callbackEventId,
-  callbackMessageSchema,
   deliverCallback,
-  firstCallbackMessage,
-  PENDING_CALLBACK,
-  replayCallback,
 } from '../../lambdas/core/use-cases/callbacks';
 import { DEFAULT_RETRY_DELAYS, type ExportEvent } from '../../lambdas/core/webhooks';
-
-// ---------- fixtures and in-memory fakes ----------
-
-const CLIENT = 'acme';
-const aSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
-
-const anExport = (overrides: Partial<ExportRecord> = {}): ExportRecord => ({
-  id: '5f0c2a4e-8d1b-4c7a-9e3f-2b6d8a1c4e70',
-  clientId: CLIENT,
-  jobId: '0a9b8c7d-6e5f-4a3b-8c1d-0e9f8a7b6c5d',
-  jobType: 'new_menu',
-  state: 'completed',
-  version: 3,
-  callbackUrl: 'https://receiver.example/hooks',
-  clientMappings: { categories: {} },
-  createdAt: '2025-03-01T10:00:00.000Z',
-  updatedAt: '2025-03-01T10:05:00.000Z',
-  completedAt: '2025-03-01T10:05:00.000Z',
-  objectKey: 'exports/acme/5f0c.json',
-  file: {
-    content_type: 'application/json',
-    size_bytes: 1234,
-    checksum_sha256: 'cd'.repeat(32),
-    item_count: 7,
-  },
-  callback: { ...PENDING_CALLBACK },
-  error: null,
-  ...overrides,
-});
-
-class InMemoryExports implements CallbackExportStore {
-  readonly records = new Map<string, ExportRecord>();
-  readonly writes: CallbackWrite[] = [];
-  gets = 0;
-  failNextWrite: Error | undefined;
-
-  constructor(...exports: ExportRecord[]) {
-    for (const exp of exports) this.records.set(`${exp.clientId}/${exp.id}`, exp);
-  }
-
-  async get(clientId: string, exportId: string) {
-    this.gets += 1;
-    return this.records.get(`${clientId}/${exportId}`);
-  }
-
-  async findById(exportId: string) {
-    return [...this.records.values()].find((exp) => exp.id === exportId);
-  }
-
-  async updateCallback(clientId: string, exportId: string, write: CallbackWrite) {
-    const failure = this.failNextWrite;
-    this.failNextWrite = undefined;
-    if (failure) throw failure;
-    const exp = this.records.get(`${clientId}/${exportId}`);
-    if (!exp) throw new NotFoundError('no such export');
-    const stored = exp.callback ?? PENDING_CALLBACK;
-    if (stored.state !== write.expected.state || stored.attempts !== write.expected.attempts) {
-      throw new ConflictError('callback changed');
-    }
-    const updated = { ...exp, callback: write.next };
-    this.records.set(`${clientId}/${exportId}`, updated);
-    this.writes.push(write);
-    return updated;
-  }
-
-  only(): ExportRecord {
-    const [exp] = this.records.values();
-    if (!exp) throw new Error('no export');
-    return exp;
-  }
-}
-
-type Answer = { status: number; headers?: Record<string, string>; body?: string } | Error;
-
-class FakeHttp implements OutboundHttp {
-  readonly requests: OutboundRequest[] = [];
-  constructor(
-    private readonly answers: Answer[],
-    private readonly fallback: Answer = { status: 200 },
-  ) {}
-
-  async request(request: OutboundRequest): Promise<OutboundResponse> {
-    this.requests.push(request);
-    const answer = this.answers.shift() ?? this.fallback;
-    if (answer instanceof Error) throw answer;
-    const body = Buffer.from(answer.body ?? '');
-    return {
-      status: answer.status,
-      headers: answer.headers ?? {},
-      url: request.url,
-      body: (async function* () {
-        yield body;
-      })(),
-    };
-  }
-
-  bodies(): ExportEvent[] {
-    return this.requests.map((r) => JSON.parse(String(r.body)) as ExportEvent);
-  }
-
-  header(index: number, name: string): string {
-    const value = this.requests[index]?.headers?.[name];
-    if (value === undefined) throw new Error(`request ${index} has no ${name}`);
-    return value;
-  }
-}
-
-class FakeQueue {
-  readonly sent: { message: CallbackMessage; delaySeconds: number }[] = [];
-  failNext: Error | undefined;
-  async sendCallback(message: CallbackMessage, delaySeconds: number) {
-    const failure = this.failNext;
-    this.failNext = undefined;
-    if (failure) throw failure;
-    this.sent.push({ message, delaySeconds });
-  }
-}
-
-class FakeDeadLetters {
-  readonly letters: CallbackDeadLetter[] = [];
-  async put(letter: CallbackDeadLetter) {
-    this.letters.push(letter);
-  }
-}
-
-class MutableClock {
-  constructor(public current: Date) {}
-  now() {
-    return new Date(this.current);
-  }
-  advance(seconds: number) {
-    this.current = new Date(this.current.getTime() + seconds * 1000);
-  }
-}
-
-const aClient = (secrets: WebhookSecret[]): ClientRecord => ({
-  clientId: CLIENT,
-  createdAt: '2025-01-01T00:00:00.000Z',
-  usageKey: 'usage_x',
-  webhookSecrets: secrets,
-});
-
-interface Setup {
-  exp?: ExportRecord;
-  answers?: Answer[];
-  fallback?: Answer;
-  secrets?: WebhookSecret[] | null;
-  retryDelays?: readonly number[];
-  now?: Date;
-}
-
-const setup = (options: Setup = {}) => {
-  const secret = aSecret();
-  const secrets =
-    options.secrets === undefined
-      ? [{ secret, createdAt: '2025-01-01T00:00:00.000Z', expiresAt: null }]
-      : options.secrets;
-  const exports = new InMemoryExports(options.exp ?? anExport());
-  const http = new FakeHttp(options.answers ?? [], options.fallback);
-  const queue = new FakeQueue();
-  const deadLetters = new FakeDeadLetters();
-  // Near real time, so that the standardwebhooks verifier (which checks the timestamp) accepts the headers.
-  const clock = new MutableClock(options.now ?? new Date(Math.floor(Date.now() / 1000) * 1000));
-  let renders = 0;
-  const deps: CallbackDeps = {
-    exports,
-    credentials: { getClient: async (id) => (id === CLIENT && secrets ? aClient(secrets) : undefined) },
-    http,
-    queue,
-    deadLetters,
-    clock,
-    renderExport: async (exp) => {
-      renders += 1;
-      return exportResource(exp, {
-        url: `https://bucket.example/${exp.objectKey}?sig=${renders}`,
-        expiresAt: new Date(clock.now().getTime() + 3_600_000).toISOString(),
-      });
-    },
-    retryDelays: options.retryDelays ?? DEFAULT_RETRY_DELAYS,
-    random: () => 0.5,
-  };
-  return { deps, exports, http, queue, deadLetters, clock, secret };
-};
-
-type Harness = ReturnType<typeof setup>;
-
-/** Plays the queue: each sent message is delivered once its SQS delay has passed on the fake clock. */
-const drain = async (h: Harness, first: CallbackMessage, maxSteps = 200) => {
-  const outcomes = [await deliverCallback(h.deps, first)];
-  for (let step = 0; h.queue.sent.length > 0; step += 1) {
-    if (step >= maxSteps) throw new Error('the queue did not drain');
-    const { message, delaySeconds } = h.queue.sent.shift()!;
-    h.clock.advance(delaySeconds);
-    outcomes.push(await deliverCallback(h.deps, message));
-  }
-  return outcomes;
-};
-
-const first = (exp: ExportRecord = anExport()) => firstCallbackMessage(exp);
-
-// ---------- tests ----------
+import {
+  anExport,
+  aSecret,
+  bodies,
+  CLIENT,
+  drain,
+  first,
+  header,
+  setup,
+  stored,
+} from '../helpers/callback-harness';
 
 describe('deliverCallback', () => {
   it('delivers on 2xx: one signed POST, callback recorded, export state untouched', async () => {
     const h = setup({ answers: [{ status: 204 }] });
-    const before = h.exports.only();
+    const before = stored(h);
 
     const outcome = await deliverCallback(h.deps, first());
 
@@ -257,8 +47,8 @@ describe('deliverCallback', () => {
       'webhook-signature',
       'webhook-timestamp',
     ]);
-    expect(h.http.header(0, 'webhook-id')).toBe(callbackEventId(before.id));
-    expect(h.http.header(0, 'webhook-timestamp')).toBe(String(h.clock.now().getTime() / 1000));
+    expect(header(h, 0, 'webhook-id')).toBe(callbackEventId(before.id));
+    expect(header(h, 0, 'webhook-timestamp')).toBe(String(h.clock.now().getTime() / 1000));
 
     const verified = new Webhook(h.secret).verify(String(request!.body), request!.headers!) as ExportEvent;
     expect(verified.type).toBe('data_export.completed');
@@ -266,7 +56,7 @@ describe('deliverCallback', () => {
     expect(verified.data).toMatchObject({ id: before.id, state: 'completed', job_id: before.jobId });
     expect(verified.data.delivery_url).toBe('https://bucket.example/exports/acme/5f0c.json?sig=1');
 
-    const after = h.exports.only();
+    const after = stored(h);
     expect(after.callback).toEqual({
       state: 'delivered',
       attempts: 1,
@@ -278,8 +68,8 @@ describe('deliverCallback', () => {
       version: before.version,
       updatedAt: before.updatedAt,
     });
-    expect(h.queue.sent).toEqual([]);
-    expect(h.deadLetters.letters).toEqual([]);
+    expect(h.queue.callbacks).toEqual([]);
+    expect(h.queue.deadLetters).toEqual([]);
   });
 
   it('sends data_export.failed for a failed export', async () => {
@@ -290,7 +80,7 @@ describe('deliverCallback', () => {
 
     await deliverCallback(h.deps, first());
 
-    const [event] = h.http.bodies();
+    const [event] = bodies(h);
     expect(event!.type).toBe('data_export.failed');
     expect(event!.timestamp).toBe('2025-03-01T10:05:00.000Z');
     expect(event!.data.error).toEqual(error);
@@ -299,7 +89,7 @@ describe('deliverCallback', () => {
   it('treats an export with no callback yet (null) as pending with no attempts', async () => {
     const h = setup({ exp: anExport({ callback: null }) });
     expect(await deliverCallback(h.deps, first())).toMatchObject({ kind: 'delivered', attempt: 1 });
-    expect(h.exports.only().callback?.state).toBe('delivered');
+    expect(stored(h).callback?.state).toBe('delivered');
   });
 
   it('schedules a retry after a 500: records the attempt and sends attempt 2 with the scheduled wait', async () => {
@@ -315,15 +105,15 @@ describe('deliverCallback', () => {
       reason: 'http_status',
       retryAfterSeconds: 5,
     });
-    expect(h.queue.sent).toEqual([{ message: { ...first(), attempt: 2, notBefore }, delaySeconds: 5 }]);
-    expect(h.exports.only().callback).toEqual({
+    expect(h.queue.callbacks).toEqual([{ message: { ...first(), attempt: 2, notBefore }, delaySeconds: 5 }]);
+    expect(stored(h).callback).toEqual({
       state: 'pending',
       attempts: 1,
       last_status: 500,
       last_attempt_at: h.clock.now().toISOString(),
     });
-    expect(h.exports.only().state).toBe('completed');
-    expect(h.deadLetters.letters).toEqual([]);
+    expect(stored(h).state).toBe('completed');
+    expect(h.queue.deadLetters).toEqual([]);
   });
 
   it('500, 500, 200: three attempts with one webhook-id, then delivered', async () => {
@@ -337,20 +127,20 @@ describe('deliverCallback', () => {
       new Set([callbackEventId(anExport().id)]),
     );
     // Each attempt is signed at its own time; the standardwebhooks library computes the same signature.
-    const timestamps = h.http.requests.map((_, i) => Number(h.http.header(i, 'webhook-timestamp')));
+    const timestamps = h.http.requests.map((_, i) => Number(header(h, i, 'webhook-timestamp')));
     expect(timestamps[1]! - timestamps[0]!).toBe(5);
     expect(timestamps[2]! - timestamps[1]!).toBe(300);
     h.http.requests.forEach((r, i) => {
-      expect(h.http.header(i, 'webhook-signature')).toBe(
+      expect(header(h, i, 'webhook-signature')).toBe(
         new Webhook(h.secret).sign(
-          h.http.header(i, 'webhook-id'),
+          header(h, i, 'webhook-id'),
           new Date(timestamps[i]! * 1000),
           String(r.body),
         ),
       );
     });
-    expect(h.exports.only().callback).toMatchObject({ state: 'delivered', attempts: 3, last_status: 200 });
-    expect(h.deadLetters.letters).toEqual([]);
+    expect(stored(h).callback).toMatchObject({ state: 'delivered', attempts: 3, last_status: 200 });
+    expect(h.queue.deadLetters).toEqual([]);
   });
 
   it('re-renders the body on each attempt (fresh delivery_url) but keeps the event id and timestamp', async () => {
@@ -358,12 +148,12 @@ describe('deliverCallback', () => {
 
     await drain(h, first());
 
-    const [one, two] = h.http.bodies();
+    const [one, two] = bodies(h);
     expect(one!.data.delivery_url).not.toBe(two!.data.delivery_url);
     expect(one!.timestamp).toBe(two!.timestamp);
     expect(one!.data.callback).toMatchObject({ attempts: 0 });
     expect(two!.data.callback).toMatchObject({ attempts: 1, last_status: 503 });
-    expect(h.http.header(0, 'webhook-id')).toBe(h.http.header(1, 'webhook-id'));
+    expect(header(h, 0, 'webhook-id')).toBe(header(h, 1, 'webhook-id'));
   });
 
   it('stops at 410 Gone: failed, no retry, event dead-lettered', async () => {
@@ -373,10 +163,10 @@ describe('deliverCallback', () => {
 
     expect(outcome).toEqual({ kind: 'failed', attempt: 1, status: 410, reason: 'gone' });
     expect(h.http.requests).toHaveLength(1);
-    expect(h.queue.sent).toEqual([]);
-    expect(h.exports.only().callback).toMatchObject({ state: 'failed', attempts: 1, last_status: 410 });
-    expect(h.exports.only().state).toBe('completed');
-    expect(h.deadLetters.letters).toEqual([
+    expect(h.queue.callbacks).toEqual([]);
+    expect(stored(h).callback).toMatchObject({ state: 'failed', attempts: 1, last_status: 410 });
+    expect(stored(h).state).toBe('completed');
+    expect(h.queue.deadLetters).toEqual([
       expect.objectContaining({
         exportId: anExport().id,
         eventId: callbackEventId(anExport().id),
@@ -394,7 +184,7 @@ describe('deliverCallback', () => {
     expect(h.http.requests).toHaveLength(1);
     expect(h.http.requests[0]!.followRedirects).toBe(false);
     expect(h.http.requests.map((r) => r.url)).not.toContain('https://elsewhere.example/');
-    expect(h.exports.only().callback).toMatchObject({ state: 'pending', last_status: 302 });
+    expect(stored(h).callback).toMatchObject({ state: 'pending', last_status: 302 });
   });
 
   it('retries a network error, recording no status', async () => {
@@ -403,8 +193,8 @@ describe('deliverCallback', () => {
     const outcome = await deliverCallback(h.deps, first());
 
     expect(outcome).toMatchObject({ kind: 'retry', status: null, reason: 'network_error' });
-    expect(h.queue.sent).toHaveLength(1);
-    expect(h.exports.only().callback).toMatchObject({ state: 'pending', attempts: 1, last_status: null });
+    expect(h.queue.callbacks).toHaveLength(1);
+    expect(stored(h).callback).toMatchObject({ state: 'pending', attempts: 1, last_status: null });
   });
 
   it('fails at once when the outbound guard blocks the URL', async () => {
@@ -413,10 +203,10 @@ describe('deliverCallback', () => {
     const outcome = await deliverCallback(h.deps, first());
 
     expect(outcome).toEqual({ kind: 'failed', attempt: 1, status: null, reason: 'blocked' });
-    expect(h.queue.sent).toEqual([]);
-    expect(h.deadLetters.letters).toHaveLength(1);
-    expect(h.deadLetters.letters[0]).toMatchObject({ reason: 'blocked', attempts: 1, lastStatus: null });
-    expect(h.exports.only().callback).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(h.queue.callbacks).toEqual([]);
+    expect(h.queue.deadLetters).toHaveLength(1);
+    expect(h.queue.deadLetters[0]).toMatchObject({ reason: 'blocked', attempts: 1, lastStatus: null });
+    expect(stored(h).callback).toMatchObject({ state: 'failed', attempts: 1 });
   });
 
   it('fails at once on another permanent outbound error', async () => {
@@ -455,10 +245,10 @@ describe('deliverCallback', () => {
     expect(outcomes.at(-1)).toEqual({ kind: 'failed', attempt: 4, status: 500, reason: 'exhausted' });
     expect(h.http.requests).toHaveLength(4);
     expect(new Set(h.http.requests.map((r) => r.headers?.['webhook-id'])).size).toBe(1);
-    expect(h.exports.only().callback).toMatchObject({ state: 'failed', attempts: 4, last_status: 500 });
-    expect(h.exports.only().state).toBe('completed');
-    expect(h.deadLetters.letters).toHaveLength(1);
-    const [letter] = h.deadLetters.letters;
+    expect(stored(h).callback).toMatchObject({ state: 'failed', attempts: 4, last_status: 500 });
+    expect(stored(h).state).toBe('completed');
+    expect(h.queue.deadLetters).toHaveLength(1);
+    const [letter] = h.queue.deadLetters;
     expect(letter).toMatchObject({
       clientId: CLIENT,
       exportId: anExport().id,
@@ -468,7 +258,7 @@ describe('deliverCallback', () => {
       lastStatus: 500,
       failedAt: h.clock.now().toISOString(),
     });
-    expect(letter!.event).toEqual(h.http.bodies().at(-1));
+    expect(letter!.event).toEqual(bodies(h).at(-1));
   });
 
   it('makes ten attempts with the default schedule', async () => {
@@ -476,8 +266,7 @@ describe('deliverCallback', () => {
     // About three days, carried in hops of at most 15 minutes.
     const outcomes = await drain(h, first(), 1000);
     expect(h.http.requests).toHaveLength(10);
-    const span =
-      Number(h.http.header(9, 'webhook-timestamp')) - Number(h.http.header(0, 'webhook-timestamp'));
+    const span = Number(header(h, 9, 'webhook-timestamp')) - Number(header(h, 0, 'webhook-timestamp'));
     expect(span).toBe(DEFAULT_RETRY_DELAYS.reduce((a, b) => a + b, 0));
     expect(outcomes.filter((o) => o.kind === 'retry')).toHaveLength(9);
     expect(outcomes.at(-1)).toMatchObject({ kind: 'failed', reason: 'exhausted', attempt: 10 });
@@ -489,7 +278,7 @@ describe('deliverCallback', () => {
     const outcome = await deliverCallback(h.deps, first());
 
     expect(outcome).toMatchObject({ kind: 'retry', retryAfterSeconds: 120 });
-    expect(h.queue.sent[0]!.delaySeconds).toBe(120);
+    expect(h.queue.callbacks[0]!.delaySeconds).toBe(120);
   });
 
   it('carries a wait longer than 15 minutes through re-enqueued hops, without POSTing early', async () => {
@@ -504,7 +293,7 @@ describe('deliverCallback', () => {
       { kind: 'deferred', delaySeconds: 900 },
     ]);
     expect(h.http.requests).toHaveLength(2);
-    const timestamps = [0, 1].map((i) => Number(h.http.header(i, 'webhook-timestamp')));
+    const timestamps = [0, 1].map((i) => Number(header(h, i, 'webhook-timestamp')));
     expect(timestamps[1]! - timestamps[0]!).toBe(3600);
   });
 
@@ -512,10 +301,11 @@ describe('deliverCallback', () => {
     const h = setup();
     const notBefore = new Date(h.clock.now().getTime() + 2000 * 1000).toISOString();
     const message = { ...first(), attempt: 2, notBefore };
+    const get = jest.spyOn(h.exports, 'get');
 
     expect(await deliverCallback(h.deps, message)).toEqual({ kind: 'deferred', delaySeconds: 900 });
-    expect(h.queue.sent).toEqual([{ message, delaySeconds: 900 }]);
-    expect(h.exports.gets).toBe(0);
+    expect(h.queue.callbacks).toEqual([{ message, delaySeconds: 900 }]);
+    expect(get).not.toHaveBeenCalled();
     expect(h.http.requests).toEqual([]);
   });
 
@@ -542,7 +332,7 @@ describe('deliverCallback', () => {
     await deliverCallback(h.deps, first());
 
     const [request] = h.http.requests;
-    expect(h.http.header(0, 'webhook-signature').split(' ')).toHaveLength(2);
+    expect(header(h, 0, 'webhook-signature').split(' ')).toHaveLength(2);
     expect(new Webhook(current).verify(String(request!.body), request!.headers!)).toMatchObject({
       type: 'data_export.completed',
     });
@@ -559,10 +349,10 @@ describe('deliverCallback', () => {
 
     expect(outcome).toEqual({ kind: 'failed', attempt: 1, status: null, reason: 'no_signing_secret' });
     expect(h.http.requests).toEqual([]);
-    expect(h.deadLetters.letters).toEqual([
+    expect(h.queue.deadLetters).toEqual([
       expect.objectContaining({ reason: 'no_signing_secret', event: null }),
     ]);
-    expect(h.exports.only().callback?.state).toBe('failed');
+    expect(stored(h).callback?.state).toBe('failed');
   });
 
   it.each([
@@ -586,27 +376,30 @@ describe('deliverCallback', () => {
     ],
   ] as const)('skips (%s) without POSTing or writing', async (reason, message, exp) => {
     const h = setup({ exp });
+    const update = jest.spyOn(h.exports, 'updateCallback');
     expect(await deliverCallback(h.deps, message)).toEqual({ kind: 'skipped', reason });
     expect(h.http.requests).toEqual([]);
-    expect(h.exports.writes).toEqual([]);
-    expect(h.queue.sent).toEqual([]);
+    expect(update).not.toHaveBeenCalled();
+    expect(h.queue.callbacks).toEqual([]);
   });
 
   it('skips a duplicate that lost the conditional write, and sends no second retry', async () => {
     const h = setup({ answers: [{ status: 500 }] });
-    h.exports.failNextWrite = new ConflictError('another worker recorded attempt 1');
+    jest
+      .spyOn(h.exports, 'updateCallback')
+      .mockRejectedValueOnce(new ConflictError('another worker recorded attempt 1'));
 
     expect(await deliverCallback(h.deps, first())).toEqual({ kind: 'skipped', reason: 'conflict' });
-    expect(h.queue.sent).toEqual([]);
+    expect(h.queue.callbacks).toEqual([]);
   });
 
   it('resumes a recorded attempt whose next message was not sent, without POSTing again', async () => {
     const h = setup({ answers: [{ status: 500 }] });
-    h.queue.failNext = new DependencyUnavailableError('SQS throttled');
+    h.queue.failNext = 1;
 
     await expect(deliverCallback(h.deps, first())).rejects.toThrow(DependencyUnavailableError);
-    expect(h.exports.only().callback).toMatchObject({ state: 'pending', attempts: 1 });
-    h.clock.advance(2);
+    expect(stored(h).callback).toMatchObject({ state: 'pending', attempts: 1 });
+    h.clock.advance(2000);
 
     // The queue redelivers attempt 1.
     const outcome = await deliverCallback(h.deps, first());
@@ -614,14 +407,14 @@ describe('deliverCallback', () => {
     const notBefore = new Date(h.clock.now().getTime() + 3000).toISOString();
     expect(outcome).toEqual({ kind: 'resumed', next: { ...first(), attempt: 2, notBefore } });
     expect(h.http.requests).toHaveLength(1);
-    expect(h.queue.sent).toEqual([{ message: { ...first(), attempt: 2, notBefore }, delaySeconds: 3 }]);
+    expect(h.queue.callbacks).toEqual([{ message: { ...first(), attempt: 2, notBefore }, delaySeconds: 3 }]);
   });
 
   it('makes one POST per attempt when a retry message is duplicated', async () => {
     const h = setup({ answers: [{ status: 500 }, { status: 500 }, { status: 200 }] });
     await deliverCallback(h.deps, first());
-    const [retry] = h.queue.sent.splice(0);
-    h.clock.advance(retry!.delaySeconds);
+    const [retry] = h.queue.callbacks.splice(0);
+    h.clock.advance(retry!.delaySeconds * 1000);
 
     // Attempt 2 arrives twice (SQS at-least-once).
     const outcomes = [
@@ -632,124 +425,26 @@ describe('deliverCallback', () => {
     expect(outcomes.map((o) => o.kind)).toEqual(['retry', 'resumed']);
     expect(h.http.requests).toHaveLength(2);
     // Both chains now ask for attempt 3: only the first of them POSTs.
-    const [a, b] = h.queue.sent.splice(0);
-    h.clock.advance(Math.max(a!.delaySeconds, b!.delaySeconds));
+    const [a, b] = h.queue.callbacks.splice(0);
+    h.clock.advance(Math.max(a!.delaySeconds, b!.delaySeconds) * 1000);
     const third = [await deliverCallback(h.deps, a!.message), await deliverCallback(h.deps, b!.message)];
     expect(third.map((o) => o.kind)).toEqual(['delivered', 'skipped']);
     expect(h.http.requests).toHaveLength(3);
-    expect(h.exports.only().callback).toMatchObject({ state: 'delivered', attempts: 3 });
+    expect(stored(h).callback).toMatchObject({ state: 'delivered', attempts: 3 });
   });
 
   it('propagates a failing port so that the queue retries the message', async () => {
     const h = setup({ answers: [{ status: 200 }] });
-    h.exports.failNextWrite = new DependencyUnavailableError('DynamoDB throttled');
+    jest
+      .spyOn(h.exports, 'updateCallback')
+      .mockRejectedValueOnce(new DependencyUnavailableError('DynamoDB throttled'));
     await expect(deliverCallback(h.deps, first())).rejects.toThrow(DependencyUnavailableError);
   });
 
   it('propagates an unexpected error of the HTTP client instead of counting it as an attempt', async () => {
     const h = setup({ answers: [new TypeError('bug')] });
+    const update = jest.spyOn(h.exports, 'updateCallback');
     await expect(deliverCallback(h.deps, first())).rejects.toThrow(TypeError);
-    expect(h.exports.writes).toEqual([]);
-  });
-});
-
-describe('replayCallback', () => {
-  const failed: CallbackStatus = {
-    state: 'failed',
-    attempts: 10,
-    last_status: 500,
-    last_attempt_at: '2025-03-04T10:00:00.000Z',
-  };
-
-  it('resets a failed callback to pending and starts a new series with the same webhook-id', async () => {
-    const h = setup({ exp: anExport({ callback: failed }), answers: [{ status: 200 }] });
-
-    const result = await replayCallback(h.deps, anExport().id);
-
-    expect(result.previous).toEqual(failed);
-    expect(result.message).toEqual({
-      kind: 'callback',
-      clientId: CLIENT,
-      exportId: anExport().id,
-      eventId: callbackEventId(anExport().id),
-      attempt: 1,
-    });
-    expect(h.queue.sent).toEqual([{ message: result.message, delaySeconds: 0 }]);
-    expect(h.exports.only().callback).toEqual({ ...failed, state: 'pending', attempts: 0 });
-
-    h.queue.sent.splice(0);
-    expect(await deliverCallback(h.deps, result.message)).toMatchObject({ kind: 'delivered', attempt: 1 });
-    expect(h.http.header(0, 'webhook-id')).toBe(callbackEventId(anExport().id));
-    expect(h.exports.only().state).toBe('completed');
-  });
-
-  it('makes messages of the earlier series stale', async () => {
-    const h = setup({
-      exp: anExport({ callback: { state: 'pending', attempts: 4, last_status: 500, last_attempt_at: null } }),
-    });
-    await replayCallback(h.deps, anExport().id, { force: true });
-    expect(await deliverCallback(h.deps, { ...first(), attempt: 5 })).toEqual({
-      kind: 'skipped',
-      reason: 'stale',
-    });
-  });
-
-  it('refuses a pending callback unless forced', async () => {
-    const pending = { state: 'pending', attempts: 2, last_status: 500, last_attempt_at: null } as const;
-    const h = setup({ exp: anExport({ callback: pending }) });
-    await expect(replayCallback(h.deps, anExport().id)).rejects.toThrow(InvalidStateError);
-    expect(h.queue.sent).toEqual([]);
-    await expect(replayCallback(h.deps, anExport().id, { force: true })).resolves.toMatchObject({
-      previous: pending,
-    });
-    expect(h.queue.sent).toHaveLength(1);
-  });
-
-  it('replays a delivered callback too', async () => {
-    const delivered = { state: 'delivered', attempts: 1, last_status: 200, last_attempt_at: null } as const;
-    const h = setup({ exp: anExport({ callback: delivered }) });
-    await expect(replayCallback(h.deps, anExport().id)).resolves.toMatchObject({ previous: delivered });
-    expect(h.exports.only().callback).toMatchObject({ state: 'pending', attempts: 0 });
-  });
-
-  it('refuses an unknown export, one without callback_url, and one not terminal', async () => {
-    await expect(replayCallback(setup().deps, '00000000-0000-4000-8000-000000000000')).rejects.toThrow(
-      NotFoundError,
-    );
-    await expect(
-      replayCallback(setup({ exp: anExport({ callbackUrl: null }) }).deps, anExport().id),
-    ).rejects.toThrow(InvalidStateError);
-    await expect(
-      replayCallback(setup({ exp: anExport({ state: 'processing', callback: null }) }).deps, anExport().id),
-    ).rejects.toThrow(InvalidStateError);
-  });
-});
-
-describe('callback messages', () => {
-  it('starts with attempt 1 and the export-derived event id, and parses with the message schema', () => {
-    const message = firstCallbackMessage(anExport());
-    expect(message).toEqual({
-      kind: 'callback',
-      clientId: CLIENT,
-      exportId: anExport().id,
-      eventId: `msg_${anExport().id}`,
-      attempt: 1,
-    });
-    expect(callbackMessageSchema.parse(message)).toEqual(message);
-    const withWait = { ...message, attempt: 3, notBefore: '2025-03-01T10:00:05.000Z' };
-    expect(callbackMessageSchema.parse(withWait)).toEqual(withWait);
-  });
-
-  it.each([
-    { attempt: 0 },
-    { attempt: 1.5 },
-    { exportId: 'not-a-uuid' },
-    { eventId: '' },
-    { notBefore: 'tomorrow' },
-    { extra: true },
-  ])('refuses %j', (change) => {
-    expect(callbackMessageSchema.safeParse({ ...firstCallbackMessage(anExport()), ...change }).success).toBe(
-      false,
-    );
+    expect(update).not.toHaveBeenCalled();
   });
 });

@@ -4,6 +4,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type CliEnvironment, runCli } from '../../lib/cli/main';
+import { FakeClock } from '../helpers/fakes';
 
 /**
  * The command-line client, run in-process against a scripted API (a fake `fetch`) with a fake clock, so
@@ -106,7 +107,7 @@ const run = async (
   const stdout: string[] = [];
   const stderr: string[] = [];
   const sleeps: number[] = [];
-  let clock = 1_000_000;
+  const clock = new FakeClock(new Date(1_000_000));
   const environment: CliEnvironment = {
     env: { CATALOG_API_URL: BASE, CATALOG_API_KEY: KEY, ...options.env },
     cwd: dir,
@@ -118,9 +119,9 @@ const run = async (
     fetch: api.fetch,
     sleep: async (ms) => {
       sleeps.push(ms);
-      clock += ms;
+      clock.advance(ms);
     },
-    now: () => clock,
+    now: () => clock.now().getTime(),
   };
   const code = await runCli(argv, environment);
   const out = stdout.join('');

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ExportRecord } from '../../lambdas/core/model';
+import { objectKeys } from '../../lambdas/core/ports';
 import {
-  catalogKey,
   EXPORT_RECHECK_SECONDS,
-  exportFileKey,
   processExport,
   wakeExportsOfJob,
 } from '../../lambdas/core/use-cases/export-processing';
@@ -33,9 +32,9 @@ const setUp = async (jobState: 'processing' | 'completed' | 'failed' | 'in_revie
     callback_url: callbackUrl,
   });
   if (jobState === 'failed') {
-    await deps.jobs.transition(job.clientId, job.id, { from: ['processing'], to: 'failed', at: 'x' });
+    await deps.jobs.transition(job.clientId, job.id, { event: 'fail', at: 'x' });
   }
-  deps.catalogs.objects.set(catalogKey(job.clientId, job.id), Buffer.from(catalog));
+  deps.catalogs.objects.set(objectKeys.catalog(job.clientId, job.id), Buffer.from(catalog));
   deps.queue.exports.length = 0;
   deps.queue.exportDelays.length = 0;
   return { deps, job, exp };
@@ -59,7 +58,7 @@ describe('processExport (SPEC 5.3)', () => {
     const done = await stored(deps, exp);
     expect(done).toMatchObject({
       state: 'completed',
-      objectKey: exportFileKey(exp.clientId, exp.id),
+      objectKey: objectKeys.exportFile(exp.clientId, exp.id),
       clientMappings: { items: { Burger: 'pos-1' } },
       file: {
         content_type: 'application/json',
@@ -70,7 +69,9 @@ describe('processExport (SPEC 5.3)', () => {
       callback: null,
       completedAt: deps.clock.now().toISOString(),
     });
-    expect(deps.exportFiles.objects.get(exportFileKey(exp.clientId, exp.id))?.toString()).toBe(catalog);
+    expect(deps.exportFiles.objects.get(objectKeys.exportFile(exp.clientId, exp.id))?.toString()).toBe(
+      catalog,
+    );
     expect(deps.queue.callbacks).toEqual([]);
     expect(job.id).toBe(exp.jobId);
   });
@@ -132,7 +133,7 @@ describe('processExport (SPEC 5.3)', () => {
 
   it('fails with export_failed when the completed job has no catalog document', async () => {
     const { deps, job, exp } = await setUp('completed');
-    deps.catalogs.objects.delete(catalogKey(job.clientId, job.id));
+    deps.catalogs.objects.delete(objectKeys.catalog(job.clientId, job.id));
     await processExport(deps, exp.clientId, exp.id);
     expect((await stored(deps, exp))?.error?.code).toBe('export_failed');
   });

@@ -12,10 +12,10 @@ import {
 import {
   OutboundBlockedError,
   OutboundNetworkError,
-  type OutboundRequest,
   OutboundTooLargeError,
   readBody,
 } from '../../lambdas/core/outbound';
+import type { OutboundRequest } from '../../lambdas/core/ports';
 
 /**
  * Safety net: every connection the client opens goes through http(s).request with the pinned address

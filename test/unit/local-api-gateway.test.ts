@@ -1,5 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import {
+  GATEWAY_RESPONSES,
+  type GatewayAnswer,
+  gatewayHeaders,
+  gatewayProblem,
+  LOCAL_GATEWAY_RESPONSES,
+  PER_CLIENT_THROTTLE,
+} from '../../lib/gateway-responses';
 import { createApiGateway } from '../../lib/local/api-gateway';
 import type { RouteDefinition } from '../../lib/resources';
 
@@ -8,20 +16,22 @@ const routes: RouteDefinition[] = [
   { method: 'POST', path: '/v1/things', handler: 'create-thing', scope: 'client' },
 ];
 
-const start = async (rate = { ratePerSecond: 20, burst: 40 }) => {
+const start = async (throttle?: { rateLimit: number; burstLimit: number }) => {
   const events: APIGatewayProxyEvent[] = [];
   const server = createApiGateway({
     routes,
-    rateLimit: rate,
+    throttle,
     authorizer: async (event) => {
       const auth = event.headers?.authorization ?? event.headers?.Authorization;
       if (auth === 'Token api_key=broken') throw new Error('dynamodb down');
-      if (auth !== 'Token api_key=good') throw new Error('Unauthorized');
+      if (auth !== 'Token api_key=good' && auth !== 'Token api_key=denied') throw new Error('Unauthorized');
       return {
         principalId: 'acme',
         policyDocument: {
           Version: '2012-10-17',
-          Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: '*' }],
+          Statement: [
+            { Action: 'execute-api:Invoke', Effect: auth.endsWith('good') ? 'Allow' : 'Deny', Resource: '*' },
+          ],
         },
         context: { clientId: 'acme', scope: 'client', keyId: 'key_1' },
         usageIdentifierKey: 'usage-acme',
@@ -101,11 +111,11 @@ describe('local API Gateway emulation', () => {
     }
   });
 
-  it('answers 502 when a handler throws, as API Gateway does for a failed invocation', async () => {
+  it('answers 500 when a handler throws, as the deployed API Gateway does (DEFAULT_5XX)', async () => {
     const gw = await start();
     try {
       const res = await fetch(`${gw.url}/v1/things`, { method: 'POST', headers: good, body: '{}' });
-      expect(res.status).toBe(502);
+      expect(res.status).toBe(500);
       expect(await res.text()).not.toContain('handler crashed');
     } finally {
       await gw.stop();
@@ -113,7 +123,7 @@ describe('local API Gateway emulation', () => {
   });
 
   it('throttles per client past the burst with 429 and Retry-After', async () => {
-    const gw = await start({ ratePerSecond: 1, burst: 3 });
+    const gw = await start({ rateLimit: 1, burstLimit: 3 });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++)
@@ -122,6 +132,83 @@ describe('local API Gateway emulation', () => {
       expect(statuses.at(-1)).toBe(429);
       const limited = await fetch(`${gw.url}/v1/things/1`, { headers: good });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    } finally {
+      await gw.stop();
+    }
+  });
+
+  it('throttles at PER_CLIENT_THROTTLE unless told otherwise: the usage plan of the AWS stack', async () => {
+    const gw = await start();
+    const now = Date.now();
+    // The clock stands still: no token comes back while the burst is spent.
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i <= PER_CLIENT_THROTTLE.burstLimit; i++)
+        statuses.push((await fetch(`${gw.url}/v1/things/1`, { headers: good })).status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(PER_CLIENT_THROTTLE.burstLimit);
+      expect(statuses.at(-1)).toBe(429);
+      clock.mockReturnValue(now + 1000);
+      const refilled: number[] = [];
+      for (let i = 0; i <= PER_CLIENT_THROTTLE.rateLimit; i++)
+        refilled.push((await fetch(`${gw.url}/v1/things/1`, { headers: good })).status);
+      expect(refilled.filter((s) => s === 200)).toHaveLength(PER_CLIENT_THROTTLE.rateLimit);
+    } finally {
+      clock.mockRestore();
+      await gw.stop();
+    }
+  });
+});
+
+/** The local runtime answers from lib/gateway-responses.ts exactly what the AWS stack configures. */
+describe('gateway answers agree with the table the AWS stack configures', () => {
+  const expectAnswer = async (res: Response, a: GatewayAnswer) => {
+    expect(res.status).toBe(a.status);
+    for (const [name, value] of Object.entries(gatewayHeaders(a))) expect(res.headers.get(name)).toBe(value);
+    const requestId = res.headers.get('x-request-id');
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await res.json()).toEqual(gatewayProblem(a, requestId!));
+  };
+
+  it.each([
+    ['UNAUTHORIZED', '/v1/things/1', {}],
+    ['AUTHORIZER_FAILURE', '/v1/things/1', { headers: { authorization: 'Token api_key=broken' } }],
+    ['ACCESS_DENIED', '/v1/things/1', { headers: { authorization: 'Token api_key=denied' } }],
+    ['MISSING_AUTHENTICATION_TOKEN', '/v2/nothing', { headers: good }],
+    ['DEFAULT_5XX', '/v1/things', { method: 'POST', headers: good, body: '{}' }],
+    [
+      'REQUEST_TOO_LARGE',
+      '/v1/things',
+      { method: 'POST', headers: good, body: 'x'.repeat(10 * 1024 * 1024 + 1) },
+    ],
+  ] as const)('%s', async (type, path, init) => {
+    const gw = await start();
+    try {
+      await expectAnswer(await fetch(`${gw.url}${path}`, init), GATEWAY_RESPONSES[type]);
+    } finally {
+      await gw.stop();
+    }
+  });
+
+  it('THROTTLED', async () => {
+    const gw = await start({ rateLimit: 1, burstLimit: 1 });
+    try {
+      expect((await fetch(`${gw.url}/v1/things/1`, { headers: good })).status).toBe(200);
+      await expectAnswer(
+        await fetch(`${gw.url}/v1/things/1`, { headers: good }),
+        GATEWAY_RESPONSES.THROTTLED,
+      );
+    } finally {
+      await gw.stop();
+    }
+  });
+
+  it('METHOD_NOT_ALLOWED, which only the local runtime can tell from a missing route', async () => {
+    const gw = await start();
+    try {
+      const res = await fetch(`${gw.url}/v1/things/1`, { method: 'DELETE', headers: good });
+      expect(res.headers.get('allow')).toBe('GET');
+      await expectAnswer(res, LOCAL_GATEWAY_RESPONSES.METHOD_NOT_ALLOWED);
     } finally {
       await gw.stop();
     }

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { uploadKey } from '../../lambdas/core/use-cases/files';
+import { objectKeys } from '../../lambdas/core/ports';
 import { makeCancelJobHandler } from '../../lambdas/handlers/http/cancel-job';
 import { makeCreateExportHandler } from '../../lambdas/handlers/http/create-export';
 import { makeCreateFileHandler } from '../../lambdas/handlers/http/create-file';
@@ -129,7 +129,10 @@ describe('the handlers answer as docs/openapi.json says', () => {
     });
     expect(file.status).toBe(201);
     expect((await callRoute(deps, 'getFile', { id: file.body.id })).body.state).toBe('pending');
-    deps.uploads.objects.set(uploadKey('client-a', file.body.id), Buffer.from('category,name,price\n'));
+    deps.uploads.objects.set(
+      objectKeys.upload('client-a', file.body.id),
+      Buffer.from('category,name,price\n'),
+    );
     expect((await callRoute(deps, 'getFile', { id: file.body.id })).body.state).toBe('uploaded');
 
     const job = await callRoute(deps, 'createJob', {

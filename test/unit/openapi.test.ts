@@ -101,11 +101,15 @@ describe('the OpenAPI document', () => {
           ? document.components.responses[op.responses[status].$ref.split('/').pop()]
           : op.responses[status];
         expect(Object.keys(response.content)).toEqual(['application/problem+json']);
-        expect(response.content['application/problem+json'].schema).toEqual({
-          $ref: '#/components/schemas/Problem',
-        });
+        const problemJson = response.content['application/problem+json'];
+        expect(problemJson.schema).toEqual({ $ref: '#/components/schemas/Problem' });
+        // Every example of the response is a problem of that very status.
+        const shown = Object.values<Json>(problemJson.examples).map(
+          (e) => `${method} ${p} ${e.value.status}`,
+        );
+        expect(shown.length).toBeGreaterThan(0);
+        expect(shown).toEqual(shown.map(() => `${method} ${p} ${status}`));
       }
-      expect(`${method} ${p}`).toBeTruthy();
     }
     expect(Object.keys(document.paths['/v1/jobs/{id}/cancel'].post.responses)).toContain('409');
     expect(Object.keys(document.paths['/v1/data_exports'].post.responses)).toEqual(

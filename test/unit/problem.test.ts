@@ -8,7 +8,6 @@ import {
   JobNotExportableError,
   NotFoundError,
   PayloadTooLargeError,
-  RateLimitedError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
   ValidationError,
@@ -28,7 +27,6 @@ describe('error mapping (SPEC 7)', () => {
     [new PayloadTooLargeError('big'), 413, 'payload_too_large'],
     [new UnsupportedMediaTypeError('xml'), 415, 'unsupported_media_type'],
     [new IdempotencyKeyMismatchError('other body'), 422, 'idempotency_key_mismatch'],
-    [new RateLimitedError('slow', 3), 429, 'rate_limited'],
     [new DependencyUnavailableError('ddb down'), 503, 'service_unavailable'],
   ])('maps %p to %i %s', (error, status, code) => {
     const problem = toProblem(error, 'req-1');
@@ -53,9 +51,8 @@ describe('error mapping (SPEC 7)', () => {
     expect(problem.body.errors).toEqual([{ pointer: '/job', code: 'required', message: 'is required' }]);
   });
 
-  it('adds WWW-Authenticate to 401 and Retry-After to 429 and 503', () => {
+  it('adds WWW-Authenticate to 401 and Retry-After to 503', () => {
     expect(toProblem(new UnauthorizedError('x'), 'r').headers['www-authenticate']).toBe('Token');
-    expect(toProblem(new RateLimitedError('x', 7), 'r').headers['retry-after']).toBe('7');
     expect(
       toProblem(new DependencyUnavailableError('x', { retryAfterSeconds: 9 }), 'r').headers['retry-after'],
     ).toBe('9');

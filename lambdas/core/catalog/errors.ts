@@ -1,3 +1,5 @@
+import { DomainError } from '../errors';
+
 /**
  * Errors of catalog building. `code` is a stable snake_case reason the job worker copies into the job's
  * problem object (SPEC 5.2: a source that cannot be read fails the job with a clear error).
@@ -9,14 +11,13 @@ export type CatalogErrorCode =
   | 'invalid_document'
   | 'too_many_items';
 
-export class CatalogError extends Error {
+export class CatalogError extends DomainError {
   constructor(
     message: string,
     readonly code: CatalogErrorCode,
     options?: { cause?: unknown },
   ) {
     super(message, options);
-    this.name = new.target.name;
   }
 }
 

@@ -1,5 +1,6 @@
 import { imageSize } from 'image-size';
-import { discardBody, OutboundError, type OutboundHttp } from '../outbound';
+import { discardBody, OutboundError } from '../outbound';
+import type { OutboundHttp } from '../ports';
 import { type ImageFormat, sniffImageFormat } from './detect';
 import type {
   CatalogDocumentV1 as CatalogDocument,

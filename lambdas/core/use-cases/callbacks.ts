@@ -1,8 +1,16 @@
-import * as z from 'zod';
 import { ConflictError, InvalidStateError, NotFoundError } from '../errors';
+import type { CallbackMessage } from '../messages';
 import type { CallbackStatus, ExportRecord, ExportResource } from '../model';
-import { OutboundBlockedError, OutboundError, type OutboundHttp, readBody } from '../outbound';
-import type { Clock, CredentialRepository } from '../ports';
+import { OutboundBlockedError, OutboundError, readBody } from '../outbound';
+import type {
+  CallbackFailureReason,
+  CallbackWrite,
+  Clock,
+  CredentialRepository,
+  ExportRepository,
+  OutboundHttp,
+  WorkQueue,
+} from '../ports';
 import { isTerminalExportState } from '../states';
 import {
   type ExportEvent,
@@ -27,70 +35,11 @@ import { activeWebhookSecrets } from './credentials';
  * export became terminal). `webhook-timestamp` is the time of each attempt, as receivers require.
  */
 
-/** A message on the callback queue: one delivery attempt of one event. */
-export const callbackMessageSchema = z.strictObject({
-  kind: z.literal('callback'),
-  clientId: z.string().min(1),
-  exportId: z.uuid(),
-  /** The webhook-id: the same on every attempt and on an operator's replay. */
-  eventId: z.string().min(1).max(255),
-  /** 1-based number of the attempt this message asks for. */
-  attempt: z.int().min(1),
-  /** The attempt is not to be made before this time (a wait longer than SQS's 15-minute delay). */
-  notBefore: z.iso.datetime().optional(),
-});
-export type CallbackMessage = z.infer<typeof callbackMessageSchema>;
-
-/** What a failed delivery leaves for an operator: the event, why it failed, and how to replay it. */
-export interface CallbackDeadLetter {
-  readonly clientId: string;
-  readonly exportId: string;
-  readonly eventId: string;
-  readonly reason: CallbackFailureReason;
-  readonly attempts: number;
-  readonly lastStatus: number | null;
-  readonly failedAt: string;
-  /** The body of the last attempt; null when none could be rendered (no signing secret). */
-  readonly event: ExportEvent | null;
-}
-
-export interface CallbackWrite {
-  /**
-   * The write applies only while the stored callback still has this state and attempt count; a null or
-   * absent `callback` counts as `{ state: 'pending', attempts: 0 }`. Otherwise ConflictError.
-   */
-  readonly expected: { readonly state: CallbackStatus['state']; readonly attempts: number };
-  readonly next: CallbackStatus;
-}
-
-/** PORT: the exports as callbacks need them. */
-export interface CallbackExportStore {
-  get(clientId: string, exportId: string): Promise<ExportRecord | undefined>;
-  /** Finds an export by its id alone, whatever its client: for the operator's replay only. */
-  findById(exportId: string): Promise<ExportRecord | undefined>;
-  /**
-   * Sets the export's `callback` field and nothing else: never its state, version or updated_at.
-   * Conditional on `expected` (ConflictError when it no longer holds); NotFoundError when absent.
-   */
-  updateCallback(clientId: string, exportId: string, write: CallbackWrite): Promise<ExportRecord>;
-}
-
-/** PORT: the callback queue. `delaySeconds` is at most 900 (SQS DelaySeconds). */
-export interface CallbackQueue {
-  sendCallback(message: CallbackMessage, delaySeconds: number): Promise<void>;
-}
-
-/** PORT: where finally failed events are kept for an operator (a DLQ). */
-export interface CallbackDeadLetters {
-  put(letter: CallbackDeadLetter): Promise<void>;
-}
-
 export interface CallbackDeps {
-  readonly exports: CallbackExportStore;
+  readonly exports: Pick<ExportRepository, 'get' | 'findById' | 'updateCallback'>;
   readonly credentials: Pick<CredentialRepository, 'getClient'>;
   readonly http: OutboundHttp;
-  readonly queue: CallbackQueue;
-  readonly deadLetters: CallbackDeadLetters;
+  readonly queue: Pick<WorkQueue, 'sendCallback' | 'sendCallbackDeadLetter'>;
   readonly clock: Clock;
   /** The export as GET shows it, with a freshly signed delivery link. */
   readonly renderExport: (exp: ExportRecord) => Promise<ExportResource>;
@@ -129,18 +78,6 @@ export const firstCallbackMessage = (exp: Pick<ExportRecord, 'id' | 'clientId'>)
   eventId: callbackEventId(exp.id),
   attempt: 1,
 });
-
-export type CallbackFailureReason =
-  /** The receiver answered 410 Gone: it wants no more. */
-  | 'gone'
-  /** The callback URL is refused by the outbound guard (private address, bad scheme...). */
-  | 'blocked'
-  /** Another permanent outbound failure. */
-  | 'outbound_error'
-  /** The client has no usable signing secret. */
-  | 'no_signing_secret'
-  /** Every attempt of the schedule failed. */
-  | 'exhausted';
 
 export type RetryReason = 'http_status' | 'redirect' | 'network_error';
 
@@ -349,7 +286,7 @@ const fail = async (
   reason: CallbackFailureReason,
   event: ExportEvent | null,
 ): Promise<CallbackOutcome> => {
-  await deps.deadLetters.put({
+  await deps.queue.sendCallbackDeadLetter({
     clientId: message.clientId,
     exportId: message.exportId,
     eventId: message.eventId,

@@ -1,9 +1,16 @@
 import { ConflictError, NotFoundError } from '../errors';
 import type { ExportRecord, JobRecord, Problem } from '../model';
 import { problem } from '../model';
-import type { Clock, ExportRepository, JobRepository, ObjectStore, WorkQueue } from '../ports';
+import {
+  type Clock,
+  type ExportRepository,
+  type JobRepository,
+  type ObjectStore,
+  objectKeys,
+  type WorkQueue,
+} from '../ports';
 import { isTerminalExportState, isTerminalJobState } from '../states';
-import { type CallbackQueue, firstCallbackMessage, PENDING_CALLBACK } from './callbacks';
+import { firstCallbackMessage, PENDING_CALLBACK } from './callbacks';
 
 export interface ExportProcessingDeps {
   readonly jobs: JobRepository;
@@ -12,16 +19,9 @@ export interface ExportProcessingDeps {
   readonly catalogs: ObjectStore;
   /** The export files clients download. */
   readonly exportFiles: ObjectStore;
-  readonly queue: WorkQueue;
-  readonly callbackQueue: CallbackQueue;
+  readonly queue: Pick<WorkQueue, 'sendExport' | 'sendCallback'>;
   readonly clock: Clock;
 }
-
-/** Where a job's catalog document lives in the catalogs bucket. */
-export const catalogKey = (clientId: string, jobId: string): string => `catalogs/${clientId}/${jobId}.json`;
-/** Where an export's file lives in the exports bucket: under the client's own prefix. */
-export const exportFileKey = (clientId: string, exportId: string): string =>
-  `exports/${clientId}/${exportId}.json`;
 
 /**
  * An export waiting for its job looks again after this long, in case the job's completion notice missed it
@@ -45,7 +45,7 @@ const itemCount = (job: JobRecord): number => {
 };
 
 const announce = async (deps: ExportProcessingDeps, exp: ExportRecord): Promise<void> => {
-  if (exp.callbackUrl !== null) await deps.callbackQueue.sendCallback(firstCallbackMessage(exp), 0);
+  if (exp.callbackUrl !== null) await deps.queue.sendCallback(firstCallbackMessage(exp), 0);
 };
 
 const finishFailed = async (
@@ -56,8 +56,7 @@ const finishFailed = async (
   const at = deps.clock.now().toISOString();
   try {
     const failed = await deps.exports.transition(exp.clientId, exp.id, {
-      from: ['initiated', 'processing'],
-      to: 'failed',
+      event: 'fail',
       set: { error, completedAt: at, callback: exp.callbackUrl === null ? null : PENDING_CALLBACK },
       at,
     });
@@ -117,24 +116,23 @@ export const processExport = async (
   if (current.state === 'initiated') {
     try {
       current = await deps.exports.transition(clientId, exportId, {
-        from: ['initiated'],
-        to: 'processing',
+        event: 'start',
         expectedVersion: exp.version,
         at: deps.clock.now().toISOString(),
       });
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
       // Another worker moved it: carry on only if it is still unfinished (that worker may have crashed).
-      const now = await deps.exports.get(clientId, exportId);
+      const now = error.current as ExportRecord | undefined;
       if (now?.state !== 'processing') return { kind: 'skipped', reason: 'conflict' };
       current = now;
     }
   }
 
-  const objectKey = exportFileKey(clientId, exportId);
+  const objectKey = objectKeys.exportFile(clientId, exportId);
   let written: { sizeBytes: number; sha256: string };
   try {
-    const source = await deps.catalogs.read(catalogKey(clientId, job.id));
+    const source = await deps.catalogs.read(objectKeys.catalog(clientId, job.id));
     written = await deps.exportFiles.write(objectKey, source, 'application/json');
   } catch (error) {
     if (error instanceof NotFoundError) {
@@ -150,8 +148,7 @@ export const processExport = async (
   const at = deps.clock.now().toISOString();
   try {
     const completed = await deps.exports.transition(clientId, exportId, {
-      from: ['processing'],
-      to: 'completed',
+      event: 'complete',
       set: {
         objectKey,
         completedAt: at,

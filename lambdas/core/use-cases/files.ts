@@ -1,6 +1,6 @@
 import { NotFoundError } from '../errors';
 import type { DeliveryLink, FileRecord } from '../model';
-import type { Clock, FileRepository, IdGenerator, ObjectStore } from '../ports';
+import { type Clock, type FileRepository, type IdGenerator, type ObjectStore, objectKeys } from '../ports';
 import type { CreateFileRequest } from '../schemas/file';
 import { isUuid } from '../schemas/job';
 
@@ -14,9 +14,6 @@ export interface FileDeps {
 /** SPEC 3.3: upload URLs are valid for 15 minutes. */
 export const UPLOAD_URL_TTL_SECONDS = 15 * 60;
 
-/** Where a client's uploaded file lives in the uploads bucket: under the client's own prefix. */
-export const uploadKey = (clientId: string, fileId: string): string => `uploads/${clientId}/${fileId}`;
-
 /** Registers an upload and returns a presigned PUT for its bytes. */
 export const createFile = async (
   deps: FileDeps,
@@ -24,7 +21,7 @@ export const createFile = async (
   request: CreateFileRequest,
 ): Promise<{ file: FileRecord; upload: DeliveryLink }> => {
   const id = deps.ids.uuid();
-  const objectKey = uploadKey(clientId, id);
+  const objectKey = objectKeys.upload(clientId, id);
   const upload = await deps.uploads.presignUpload(objectKey, request.content_type, UPLOAD_URL_TTL_SECONDS);
   const at = deps.clock.now().toISOString();
   const file: FileRecord = {

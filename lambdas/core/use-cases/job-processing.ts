@@ -7,18 +7,20 @@ import { catalogJsonChunks } from '../catalog/writer';
 import { ConflictError, NotFoundError } from '../errors';
 import type { JobRecord, Problem } from '../model';
 import { problem } from '../model';
-import { discardBody, OutboundError, type OutboundHttp } from '../outbound';
-import type {
-  Clock,
-  ExportRepository,
-  FileRepository,
-  JobRepository,
-  ObjectStore,
-  WorkQueue,
+import { discardBody, OutboundError } from '../outbound';
+import {
+  type Clock,
+  type ExportRepository,
+  type FileRepository,
+  type JobRepository,
+  type ObjectStore,
+  type OutboundHttp,
+  objectKeys,
+  type WorkQueue,
 } from '../ports';
 import { isUuid, LIMITS } from '../schemas/job';
-import { isTerminalJobState } from '../states';
-import { catalogKey, wakeExportsOfJob } from './export-processing';
+import { jobMayMove } from '../states';
+import { wakeExportsOfJob } from './export-processing';
 
 export interface JobProcessingDeps {
   readonly jobs: JobRepository;
@@ -48,6 +50,7 @@ export type ProcessOutcome =
 
 /** A source answered with an HTTP error. 5xx and 429 may pass; anything else will not. */
 class SourceHttpError extends OutboundError {
+  readonly code = 'source_http_error';
   constructor(readonly status: number) {
     super(`the source answered HTTP ${status}`, status >= 500 || status === 429);
   }
@@ -109,8 +112,7 @@ export const failJob = async (
   const at = deps.clock.now().toISOString();
   try {
     const failed = await deps.jobs.transition(job.clientId, job.id, {
-      from: ['initiated', 'processing', 'in_review'],
-      to: 'failed',
+      event: 'fail',
       set: { error, completedAt: at, leaseUntil: null },
       at,
     });
@@ -136,8 +138,7 @@ const claim = async (
   if (held) return undefined;
   try {
     return await deps.jobs.transition(job.clientId, job.id, {
-      from: [job.state],
-      to: 'processing',
+      event: job.state === 'processing' ? 'reclaim' : 'claim',
       expectedVersion: job.version,
       set: { leaseUntil: seconds(now, delivery.leaseSeconds) },
       at: now.toISOString(),
@@ -152,8 +153,7 @@ const claim = async (
 const release = async (deps: JobProcessingDeps, job: JobRecord): Promise<void> => {
   await deps.jobs
     .transition(job.clientId, job.id, {
-      from: ['processing'],
-      to: 'processing',
+      event: 'release',
       expectedVersion: job.version,
       set: { leaseUntil: null },
       at: deps.clock.now().toISOString(),
@@ -223,7 +223,7 @@ export const processJob = async (
 ): Promise<ProcessOutcome> => {
   const found = await deps.jobs.get(clientId, jobId);
   if (!found) return { kind: 'skipped', reason: 'not_found' };
-  if (isTerminalJobState(found.state) || found.state === 'in_review')
+  if (!jobMayMove('claim', found.state) && !jobMayMove('reclaim', found.state))
     return { kind: 'skipped', reason: 'finished' };
   const job = await claim(deps, found, delivery);
   if (!job) return { kind: 'skipped', reason: 'busy' };
@@ -269,15 +269,14 @@ const finish = async (deps: JobProcessingDeps, job: JobRecord, built: Built): Pr
     return failed ? { kind: 'failed', job: failed } : { kind: 'skipped', reason: 'busy' };
   }
   await deps.catalogs.write(
-    catalogKey(job.clientId, job.id),
+    objectKeys.catalog(job.clientId, job.id),
     catalogJsonChunks(built.document),
     'application/json',
   );
   const to = built.review.length > 0 ? 'in_review' : 'completed';
   try {
     const moved = await deps.jobs.transition(job.clientId, job.id, {
-      from: ['processing'],
-      to,
+      event: to === 'completed' ? 'complete' : 'send_to_review',
       expectedVersion: job.version,
       set: { results: built.results, leaseUntil: null, ...(to === 'completed' ? { completedAt: at } : {}) },
       at,

@@ -19,7 +19,7 @@ import type {
   WorkQueue,
 } from '../ports';
 import { isUuid, type JobSpec, LIMITS, type ProcessingType } from '../schemas/job';
-import { CANCELABLE_JOB_STATES, isTerminalJobState } from '../states';
+import { isTerminalJobState, JOB_TRANSITIONS, jobMayMove } from '../states';
 import { wakeExportsOfJob } from './export-processing';
 import { refreshUpload } from './files';
 
@@ -138,16 +138,15 @@ export const cancelJob = async (
   id: string,
 ): Promise<JobRecord> => {
   const job = await getJob(deps, clientId, id);
-  if (!CANCELABLE_JOB_STATES.includes(job.state)) {
+  if (!jobMayMove('cancel', job.state)) {
     throw new InvalidStateError(
-      `A job can be canceled only while it is ${CANCELABLE_JOB_STATES.join(' or ')}; this one is ${job.state}.`,
+      `A job can be canceled only while it is ${JOB_TRANSITIONS.cancel.from.join(' or ')}; this one is ${job.state}.`,
     );
   }
   const at = deps.clock.now().toISOString();
   try {
     const canceled = await deps.jobs.transition(clientId, id, {
-      from: CANCELABLE_JOB_STATES,
-      to: 'canceled',
+      event: 'cancel',
       expectedVersion: job.version,
       set: { completedAt: at },
       at,
@@ -157,8 +156,8 @@ export const cancelJob = async (
     return canceled;
   } catch (error) {
     if (error instanceof ConflictError) {
-      const now = await getJob(deps, clientId, id);
-      throw new InvalidStateError(`The job moved to ${now.state} while it was being canceled.`, {
+      const now = error.current as JobRecord | undefined;
+      throw new InvalidStateError(`The job moved to ${now?.state} while it was being canceled.`, {
         cause: error,
       });
     }

@@ -3,10 +3,19 @@ import { parseCatalogDocumentV1 as parseCatalogDocument } from '../catalog/docum
 import { catalogJsonChunks } from '../catalog/writer';
 import { ConflictError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { type JobRecord, jobResource, problem } from '../model';
-import type { Clock, ExportRepository, JobRepository, ObjectStore, Page, WorkQueue } from '../ports';
+import {
+  type Clock,
+  type ExportRepository,
+  type JobRepository,
+  type ObjectStore,
+  objectKeys,
+  type Page,
+  type WorkQueue,
+} from '../ports';
 import { isUuid } from '../schemas/job';
 import type { OpsFailRequest } from '../schemas/operations';
-import { catalogKey, wakeExportsOfJob } from './export-processing';
+import { jobMayMove } from '../states';
+import { wakeExportsOfJob } from './export-processing';
 import { failJob } from './job-processing';
 
 /**
@@ -40,7 +49,7 @@ const findJob = async (deps: Pick<OperationsDeps, 'jobs'>, id: string): Promise<
 };
 
 const readDraft = async (deps: Pick<OperationsDeps, 'catalogs'>, job: JobRecord): Promise<unknown> => {
-  const key = catalogKey(job.clientId, job.id);
+  const key = objectKeys.catalog(job.clientId, job.id);
   const size = await deps.catalogs.size(key);
   if (size === undefined || size > INLINE_DRAFT_BYTES) return null;
   const chunks: Buffer[] = [];
@@ -51,10 +60,9 @@ const readDraft = async (deps: Pick<OperationsDeps, 'catalogs'>, job: JobRecord)
 /** A job with its client, instructions, sources (all in job_data) and its draft catalog. */
 export const getOpsJob = async (deps: Pick<OperationsDeps, 'jobs' | 'catalogs'>, id: string) => {
   const job = await findJob(deps, id);
-  const exists = (await deps.catalogs.size(catalogKey(job.clientId, job.id))) !== undefined;
-  const url = exists
-    ? await deps.catalogs.presignDownload(catalogKey(job.clientId, job.id), DRAFT_URL_SECONDS)
-    : null;
+  const key = objectKeys.catalog(job.clientId, job.id);
+  const exists = (await deps.catalogs.size(key)) !== undefined;
+  const url = exists ? await deps.catalogs.presignDownload(key, DRAFT_URL_SECONDS) : null;
   return {
     ...opsJobResource(job),
     draft_catalog: exists ? await readDraft(deps, job) : null,
@@ -63,8 +71,9 @@ export const getOpsJob = async (deps: Pick<OperationsDeps, 'jobs' | 'catalogs'>,
   };
 };
 
-const requireReview = (job: JobRecord): void => {
-  if (job.state !== 'in_review') {
+/** Operations change only what review is for: `event` must be able to move the job as it is now. */
+const requireReview = (job: JobRecord, event: 'replace_catalog' | 'ops_complete'): void => {
+  if (!jobMayMove(event, job.state)) {
     throw new InvalidStateError(
       `Only a job in review can be changed by operations; this one is ${job.state}.`,
     );
@@ -77,7 +86,7 @@ const requireReview = (job: JobRecord): void => {
  */
 export const replaceCatalog = async (deps: OperationsDeps, id: string, body: unknown): Promise<JobRecord> => {
   const job = await findJob(deps, id);
-  requireReview(job);
+  requireReview(job, 'replace_catalog');
   const parsed = parseCatalogDocument(body);
   if (!parsed.ok) {
     throw new ValidationError(
@@ -97,11 +106,11 @@ export const replaceCatalog = async (deps: OperationsDeps, id: string, body: unk
   if (mismatches.length > 0)
     throw new ValidationError('The catalog document belongs to another job.', mismatches);
   await deps.catalogs.write(
-    catalogKey(job.clientId, job.id),
+    objectKeys.catalog(job.clientId, job.id),
     catalogJsonChunks(document),
     'application/json',
   );
-  return moveReviewed(deps, job, 'in_review', {
+  return moveReviewed(deps, job, 'replace_catalog', {
     results: {
       ...job.results,
       catalog: summariseCatalog(document),
@@ -113,13 +122,12 @@ export const replaceCatalog = async (deps: OperationsDeps, id: string, body: unk
 const moveReviewed = async (
   deps: OperationsDeps,
   job: JobRecord,
-  to: 'in_review' | 'completed',
+  event: 'replace_catalog' | 'ops_complete',
   set: Partial<JobRecord>,
 ): Promise<JobRecord> => {
   try {
     return await deps.jobs.transition(job.clientId, job.id, {
-      from: ['in_review'],
-      to,
+      event,
       expectedVersion: job.version,
       set,
       at: deps.clock.now().toISOString(),
@@ -135,12 +143,12 @@ const moveReviewed = async (
 /** Completes a reviewed job with its current catalog; its waiting exports proceed. */
 export const completeReviewedJob = async (deps: OperationsDeps, id: string): Promise<JobRecord> => {
   const job = await findJob(deps, id);
-  requireReview(job);
-  if ((await deps.catalogs.size(catalogKey(job.clientId, job.id))) === undefined) {
+  requireReview(job, 'ops_complete');
+  if ((await deps.catalogs.size(objectKeys.catalog(job.clientId, job.id))) === undefined) {
     throw new InvalidStateError('The job has no catalog yet: PUT one to /v1/ops/jobs/{id}/catalog first.');
   }
   const { review_reasons: _done, ...results } = job.results as Record<string, unknown>;
-  const completed = await moveReviewed(deps, job, 'completed', {
+  const completed = await moveReviewed(deps, job, 'ops_complete', {
     results,
     completedAt: deps.clock.now().toISOString(),
   });
@@ -155,9 +163,7 @@ export const failReviewedJob = async (
   request: OpsFailRequest,
 ): Promise<JobRecord> => {
   const job = await findJob(deps, id);
-  if (job.state !== 'in_review' && job.state !== 'processing' && job.state !== 'initiated') {
-    throw new InvalidStateError(`The job is already ${job.state}.`);
-  }
+  if (!jobMayMove('fail', job.state)) throw new InvalidStateError(`The job is already ${job.state}.`);
   const failed = await failJob(
     deps,
     job,

@@ -1,5 +1,6 @@
+import { callbackMessageSchema } from '../../core/messages';
 import { exportResource } from '../../core/model';
-import { callbackMessageSchema, deliverCallback } from '../../core/use-cases/callbacks';
+import { deliverCallback } from '../../core/use-cases/callbacks';
 import { deliveryLink } from '../../core/use-cases/exports';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
 import { lazy } from '../../shared/lazy';
@@ -14,8 +15,7 @@ export const makeCallbackWorkerHandler = (deps: AppDeps) =>
         exports: deps.exports,
         credentials: deps.credentials,
         http: deps.http,
-        queue: deps.callbackQueue,
-        deadLetters: deps.deadLetters,
+        queue: deps.queue,
         clock: deps.clock,
         retryDelays: deps.retryDelays,
         renderExport: async (exp) => exportResource(exp, await deliveryLink(deps, exp)),

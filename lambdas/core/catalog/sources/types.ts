@@ -1,4 +1,4 @@
-import type { OutboundHttp } from '../../outbound';
+import type { OutboundHttp } from '../../ports';
 import type { JobType, Language } from '../../schemas/job';
 import type { Draft } from '../draft';
 import type { WarningInput } from '../warnings';

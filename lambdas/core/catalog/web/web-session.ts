@@ -1,11 +1,6 @@
 import robotsParser from 'robots-parser';
-import {
-  discardBody,
-  OutboundError,
-  type OutboundHttp,
-  OutboundTooLargeError,
-  readBody,
-} from '../../outbound';
+import { discardBody, OutboundError, OutboundTooLargeError, readBody } from '../../outbound';
+import type { OutboundHttp } from '../../ports';
 import { DEFAULT_WEB_LIMITS, ROBOTS_TOKEN, type WebLimits, webUserAgent } from './limits';
 import type { WebWarning } from './types';
 

@@ -152,7 +152,13 @@ export const menusFromGraph = (scope: SchemaScope): { items: WebItem[]; links: s
       const read = menuItemOf(scope, item, prefix);
       if (read) items.push(read);
     }
-    for (const child of graph.nodes(menu, 'hasMenuSection')) section(child, prefix, 1);
+    const sections = graph.nodes(menu, 'hasMenuSection');
+    for (const child of sections) section(child, prefix, 1);
+    // A Menu that only says where it is (`{"@type": "Menu", "url": "/dinner"}`) is a menu to fetch.
+    if (sections.length === 0 && graph.nodes(menu, 'hasMenuItem').length === 0) {
+      const url = absoluteUrl(graph.text(menu, 'url') ?? graph.text(menu, 'mainEntityOfPage'), scope.baseUrl);
+      if (url && url.replace(/#.*$/, '') !== scope.baseUrl.replace(/#.*$/, '')) links.add(url);
+    }
   }
   const addOns = addOnsOf(scope);
   for (const orphan of graph.ofType('MenuSection')) {

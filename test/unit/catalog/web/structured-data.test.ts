@@ -111,6 +111,15 @@ describe('schema.org menus in JSON-LD', () => {
     );
     expect(result.items).toEqual([]);
     expect(result.menuLinks).toEqual(['https://chez-nous.example/carte.html']);
+    const described = read(
+      jsonLdPage({
+        '@type': 'Restaurant',
+        hasMenu: [{ '@type': 'Menu', name: 'Dinner', url: 'https://chez-nous.example/dinner' }],
+      }),
+      menu,
+      'https://chez-nous.example/',
+    );
+    expect(described.menuLinks).toEqual(['https://chez-nous.example/dinner']);
   });
 
   it('reads a menu item add-on section as a modifier group', () => {

@@ -14,7 +14,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { ItemV1 as Item } from '../lambdas/core/catalog/document-v1';
+import type { Item } from '../lambdas/core/catalog/document';
 import { catalogJsonChunks } from '../lambdas/core/catalog/writer';
 import type { ExportRecord, JobRecord } from '../lambdas/core/model';
 import { objectKeys } from '../lambdas/core/ports';
@@ -36,17 +36,28 @@ function* items(count: number): Generator<Item> {
       name: `Product ${i}`,
       description: 'A product of the benchmark catalog, with a description of ordinary length.',
       category_id: fakeUuid(0),
-      sku: `SKU-${i}`,
-      gtin: null,
       brand: 'Bench',
-      size: '1',
-      unit: 'kg',
-      price: { amount: 100 + (i % 1000), currency: 'USD' },
       tags: ['bench'],
       calories: null,
       modifier_group_ids: [],
       images: [],
       external_id: null,
+      option_names: [],
+      variants: [
+        {
+          id: fakeUuid(i + count),
+          name: null,
+          options: {},
+          sku: `SKU-${i}`,
+          gtin: null,
+          size: '1',
+          unit: 'kg',
+          price: { amount: 100 + (i % 1000), currency: 'USD' },
+          pricing: 'fixed',
+          images: [],
+          external_id: null,
+        },
+      ],
     };
   }
 }
@@ -65,7 +76,15 @@ const seed = async (count: number) => {
     processingType: 'standard',
     jobData: { catalog_sources: ['https://bench.example/x.csv'], merchant_name: 'Bench', language: 'en_us' },
     metadata: {},
-    results: { catalog: { item_count: count } },
+    results: {
+      catalog: {
+        item_count: count,
+        variant_count: count,
+        category_count: 1,
+        modifier_group_count: 0,
+        image_count: 0,
+      },
+    },
     createdAt: now,
     updatedAt: now,
     dueAt: now,
@@ -75,7 +94,7 @@ const seed = async (count: number) => {
   await deps.jobs.create(job);
   await deps.jobs.markEnqueued(clientId, job.id);
   const doc = {
-    format_version: 1 as const,
+    format_version: 2 as const,
     job_id: job.id,
     job_type: job.jobType,
     generated_at: now,

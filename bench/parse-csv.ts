@@ -1,137 +1,238 @@
 /**
- * CSV catalog throughput and memory: generates a menu CSV (100,000 rows by default), then measures in one
- * run
- *   1. baselines: streaming the same file and counting lines (the cost of reading the bytes at all), and
- *      readCsv alone (CSV tokenising by csv-parse, no catalog);
- *   2. parse + build: CatalogBuilder.addCsv over a file stream, then build();
- *   3. writing the built document as JSON with writeCatalogJson (to a discarding stream).
- * Prints rows/s for each, the ratio to the baseline, and peak RSS.
+ * Catalog parsing throughput and memory, measured in one run against baselines of the same run:
  *
- *   npx tsx bench/parse-csv.ts [rows]
+ *   CSV (100,000 rows by default): a menu CSV with modifiers, generated on disk, then
+ *     1. baselines: streaming the file and counting lines (the cost of reading the bytes at all), and
+ *        csv-parse tokenising the file alone (same options as the reader, no catalog);
+ *     2. parse + build: buildCatalog, the pipeline's entry point, over a file stream;
+ *     3. writing the built document as JSON with writeCatalogJson (to a discarding stream).
+ *   XLSX (100,000 rows by default): the same menu as a workbook, then
+ *     1. baseline: read-excel-file reading the workbook alone (unzip + XML, no catalog);
+ *     2. parse + build: buildCatalog over the workbook's bytes.
+ *
+ * Each case runs in a child process of its own, so that its peak RSS is its own.
+ *
+ *   npx tsx bench/parse-csv.ts [rows]            both cases
+ *   npx tsx bench/parse-csv.ts [rows] csv|xlsx   one case, in this process
  */
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { CatalogBuilder } from '../lambdas/core/catalog/builder';
-import { readCsv } from '../lambdas/core/catalog/csv';
+import { Readable, Writable } from 'node:stream';
+import { parse } from 'csv-parse';
+import ExcelJS from 'exceljs';
+import readXlsxFile from 'read-excel-file/node';
+import { buildCatalog, type CatalogJob } from '../lambdas/core/catalog/build-catalog';
+import { csvParseOptions } from '../lambdas/core/catalog/sources/csv';
 import { writeCatalogJson } from '../lambdas/core/catalog/writer';
+import type { OutboundHttp } from '../lambdas/core/ports';
 
 const rows = Number(process.argv[2] ?? 100_000);
-const dir = mkdtempSync(join(tmpdir(), 'bench-csv-'));
-const file = join(dir, 'menu.csv');
+const only = process.argv[3] as 'csv' | 'xlsx' | undefined;
 
-let peakRss = process.memoryUsage().rss;
-const sampler = setInterval(() => {
-  peakRss = Math.max(peakRss, process.memoryUsage().rss);
-}, 5);
-sampler.unref();
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-
-const generate = async () => {
-  const out = createWriteStream(file);
-  const write = async (text: string) => {
-    if (!out.write(text)) await once(out, 'drain');
-  };
-  await write(
-    'category,name,price,description,sku,size,calories,tags,image_url,modifier_group,modifier,modifier_price\n',
-  );
-  let item = 0;
-  for (let row = 0; row < rows; row += 1) {
-    // Four rows in five are items; the fifth adds a modifier to the item before it.
-    if (row % 5 === 4) {
-      await write(
-        `Category ${(item - 1) % 50},"Dish ${item - 1}, house style",,,,,,,,Size,Large ${row},1.50\n`,
-      );
-    } else {
-      await write(
-        `Category ${item % 50},"Dish ${item}, house style",$${(item % 40) + 1}.${item % 100},"A ""fine"" dish; with sauce",SKU-${item},12",${item % 900},vegan|spicy,https://cdn.example.com/img/${item}.jpg,,,\n`,
-      );
-      item += 1;
-    }
-  }
-  out.end();
-  await once(out, 'finish');
-};
-
+const rate = (n: number, seconds: number) => `${Math.round(n / seconds).toLocaleString('en-US')} rows/s`;
 const time = async <T>(run: () => Promise<T>): Promise<{ seconds: number; value: T }> => {
   const start = process.hrtime.bigint();
   const value = await run();
   return { seconds: Number(process.hrtime.bigint() - start) / 1e9, value };
 };
 
-const main = async () => {
-  await generate();
-  const size = statSync(file).size;
-  const rssBefore = process.memoryUsage().rss;
-  peakRss = rssBefore;
+const HEADER = [
+  'category',
+  'name',
+  'price',
+  'description',
+  'sku',
+  'size',
+  'calories',
+  'tags',
+  'image_url',
+  'modifier_group',
+  'modifier',
+  'modifier_price',
+];
 
-  const baseline = await time(async () => {
-    let lines = 0;
-    for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
-      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines += 1;
+/** Four rows in five are dishes; the fifth adds a modifier to the dish before it. */
+function* menuRows(count: number): Generator<string[]> {
+  let item = 0;
+  for (let row = 0; row < count; row += 1) {
+    if (row % 5 === 4) {
+      yield [
+        `Category ${(item - 1) % 50}`,
+        `Dish ${item - 1}, house style`,
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        'Size',
+        `Large ${row}`,
+        '1.50',
+      ];
+    } else {
+      yield [
+        `Category ${item % 50}`,
+        `Dish ${item}, house style`,
+        `$${(item % 40) + 1}.${item % 100}`,
+        'A "fine" dish; with sauce',
+        `SKU-${item}`,
+        '12"',
+        String(item % 900),
+        'vegan|spicy',
+        `https://cdn.example.com/img/${item}.jpg`,
+        '',
+        '',
+        '',
+      ];
+      item += 1;
     }
-    return lines;
+  }
+}
+
+const csvCell = (text: string) => (/[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+
+const job = (): CatalogJob => ({
+  id: randomUUID(),
+  job_type: 'new_menu',
+  job_data: { merchant_name: 'Bench', language: 'en_us' },
+});
+const noHttp: OutboundHttp = {
+  request: () => Promise.reject(new Error('the benchmark makes no requests')),
+};
+
+const discard = () =>
+  new Writable({
+    write(_chunk, _encoding, callback) {
+      callback();
+    },
   });
 
-  const tokenise = await time(async () => {
+const csvCase = async (dir: string) => {
+  const file = join(dir, 'menu.csv');
+  const out = createWriteStream(file);
+  for (const cells of [HEADER, ...menuRows(rows)]) {
+    if (!out.write(`${cells.map(csvCell).join(',')}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  const size = statSync(file).size;
+
+  const lines = await time(async () => {
     let count = 0;
-    for await (const _row of (await readCsv(createReadStream(file))).rows) count += 1;
+    for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) count += 1;
+    }
     return count;
   });
-
-  const job = {
-    id: randomUUID(),
-    job_type: 'new_menu' as const,
-    job_data: { merchant_name: 'Bench', language: 'en_us' as const },
-  };
-  const parsed = await time(async () => {
-    const builder = new CatalogBuilder(job);
-    await builder.addCsv(file, createReadStream(file));
-    return builder.build(new Date());
+  const tokenise = await time(async () => {
+    let count = 0;
+    for await (const _record of createReadStream(file).pipe(parse(csvParseOptions(',')))) count += 1;
+    return count;
   });
-  const afterBuild = process.memoryUsage();
-  const peakParse = peakRss;
-
-  const written = await time(() =>
-    writeCatalogJson(
-      parsed.value.document,
-      new Writable({
-        write(_chunk, _encoding, callback) {
-          callback();
-        },
+  const rssBefore = process.memoryUsage().rss;
+  const built = await time(() =>
+    buildCatalog({
+      job: job(),
+      sources: [file],
+      open: async (source) => ({
+        source,
+        body: createReadStream(source),
+        contentType: 'text/csv',
+        name: source,
       }),
-    ),
+      http: noHttp,
+      now: new Date(),
+    }),
   );
+  const heapAfterBuild = process.memoryUsage().heapUsed;
+  const written = await time(() => writeCatalogJson(built.value.document, discard()));
+  const { catalog, warning_count } = built.value.results;
+  const items = written.value.itemCount;
 
-  clearInterval(sampler);
-  const maxRss = process.resourceUsage().maxRSS * 1024;
-  const { catalog, warning_count } = parsed.value.results;
-  const rate = (n: number, seconds: number) => `${Math.round(n / seconds).toLocaleString('en-US')} rows/s`;
-  console.log(`file: ${rows.toLocaleString('en-US')} rows, ${mb(size)} (${file})`);
-  console.log(`catalog: ${JSON.stringify(catalog)}, warnings ${warning_count}`);
+  console.log(`CSV: ${rows.toLocaleString('en-US')} rows, ${mb(size)}`);
+  console.log(`  catalog: ${JSON.stringify(catalog)}, warnings ${warning_count}`);
   console.log(
-    `baseline (stream + count lines): ${baseline.seconds.toFixed(3)} s, ${rate(rows, baseline.seconds)}`,
+    `  baseline, stream + count lines:    ${lines.seconds.toFixed(3)} s, ${rate(rows, lines.seconds)}`,
   );
   console.log(
-    `baseline (readCsv rows only):    ${tokenise.seconds.toFixed(3)} s, ${rate(tokenise.value, tokenise.seconds)}`,
+    `  baseline, csv-parse tokenising:    ${tokenise.seconds.toFixed(3)} s, ${rate(tokenise.value, tokenise.seconds)}`,
   );
   console.log(
-    `parse + build:                   ${parsed.seconds.toFixed(3)} s, ${rate(rows, parsed.seconds)} ` +
-      `(${(parsed.seconds / baseline.seconds).toFixed(0)}x line counting, ` +
-      `${(parsed.seconds / tokenise.seconds).toFixed(1)}x CSV tokenising alone)`,
+    `  parse + build (buildCatalog):      ${built.seconds.toFixed(3)} s, ${rate(rows, built.seconds)} ` +
+      `= ${(built.seconds / tokenise.seconds).toFixed(2)}x csv-parse tokenising alone`,
   );
   console.log(
-    `write JSON:                      ${written.seconds.toFixed(3)} s, ${mb(written.value.sizeBytes)}, ` +
-      `${rate(written.value.itemCount, written.seconds)}`,
+    `  write JSON (writeCatalogJson):     ${written.seconds.toFixed(3)} s, ${mb(written.value.sizeBytes)}, ` +
+      `${Math.round(items / written.seconds).toLocaleString('en-US')} items/s`,
   );
   console.log(
-    `memory: RSS before ${mb(rssBefore)}, peak during parse ${mb(peakParse)}, heap after build ${mb(afterBuild.heapUsed)}, ` +
-      `process peak RSS (maxRSS) ${mb(maxRss)}`,
+    `  memory: RSS before build ${mb(rssBefore)}, heap after build ${mb(heapAfterBuild)}, ` +
+      `peak RSS of the process ${mb(process.resourceUsage().maxRSS * 1024)}`,
   );
-  rmSync(dir, { recursive: true, force: true });
+};
+
+const xlsxCase = async (dir: string) => {
+  const file = join(dir, 'menu.xlsx');
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file });
+  const sheet = workbook.addWorksheet('Menu');
+  sheet.addRow(HEADER).commit();
+  for (const cells of menuRows(rows)) sheet.addRow(cells).commit();
+  sheet.commit();
+  await workbook.commit();
+  const bytes = readFileSync(file);
+
+  const baseline = await time(async () => {
+    const sheets = await readXlsxFile(bytes);
+    return sheets.reduce((n, s) => n + s.data.length, 0);
+  });
+  const built = await time(() =>
+    buildCatalog({
+      job: job(),
+      sources: [file],
+      open: async (source) => ({ source, body: Readable.from([bytes]), name: source }),
+      http: noHttp,
+      now: new Date(),
+    }),
+  );
+  const { catalog, warning_count } = built.value.results;
+  console.log(`XLSX: ${rows.toLocaleString('en-US')} rows, ${mb(bytes.length)}`);
+  console.log(`  catalog: ${JSON.stringify(catalog)}, warnings ${warning_count}`);
+  console.log(
+    `  baseline, read-excel-file alone:   ${baseline.seconds.toFixed(3)} s, ${rate(baseline.value, baseline.seconds)}`,
+  );
+  console.log(
+    `  parse + build (buildCatalog):      ${built.seconds.toFixed(3)} s, ${rate(rows, built.seconds)} ` +
+      `= ${(built.seconds / baseline.seconds).toFixed(2)}x read-excel-file alone`,
+  );
+  console.log(`  memory: peak RSS of the process ${mb(process.resourceUsage().maxRSS * 1024)}`);
+};
+
+const main = async () => {
+  if (only === undefined) {
+    for (const which of ['csv', 'xlsx']) {
+      const child = spawnSync(
+        process.execPath,
+        [...process.execArgv, process.argv[1] as string, String(rows), which],
+        {
+          stdio: 'inherit',
+        },
+      );
+      if (child.status !== 0) process.exitCode = child.status ?? 1;
+    }
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'bench-catalog-'));
+  try {
+    await (only === 'csv' ? csvCase(dir) : xlsxCase(dir));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 };
 
 await main();

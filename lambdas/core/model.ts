@@ -1,3 +1,4 @@
+import type { JobResults } from './catalog/finishing/results';
 import type { ExportState } from './schemas/export';
 import type { FileState } from './schemas/file';
 import type { JobData, JobState, JobType, ProcessingType } from './schemas/job';
@@ -29,7 +30,8 @@ export interface JobRecord {
   readonly processingType: ProcessingType;
   readonly jobData: JobData;
   readonly metadata: Record<string, string>;
-  readonly results: Record<string, unknown>;
+  /** SPEC 5.2: `{}` until processed, then the catalog's summary (one type from the worker to the API). */
+  readonly results: JobResults;
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly dueAt: string;

@@ -15,6 +15,7 @@ import { DynamoOutboxReader } from '../adapters/dynamo-outbox-reader';
 import { GuardedHttp } from '../adapters/guarded-http';
 import { S3ObjectStore } from '../adapters/s3-object-store';
 import { SqsWorkQueue } from '../adapters/sqs-work-queue';
+import { DEFAULT_WEB_LIMITS, type WebSourceSettings, webUserAgent } from '../core/catalog/web/limits';
 import type {
   Clock,
   CredentialRepository,
@@ -55,6 +56,8 @@ export interface AppDeps {
   readonly jobSettings: JobSettings;
   readonly allowHttpCallbacks: boolean;
   readonly allowLoopbackUrls: boolean;
+  /** Bounds and User-Agent of web sources (menu pages, online stores). */
+  readonly webSources: WebSourceSettings;
 }
 
 const systemClock: Clock = { now: () => new Date() };
@@ -115,6 +118,7 @@ export const buildDeps = (config: Config, overrides: Partial<AppDeps> = {}): App
     jobSettings: config.jobSettings,
     allowHttpCallbacks: config.allowHttpCallbacks,
     allowLoopbackUrls: config.allowLoopbackUrls,
+    webSources: { limits: DEFAULT_WEB_LIMITS, userAgent: webUserAgent(config.webContactUrl) },
     ...overrides,
   };
 };

@@ -85,10 +85,32 @@ const completedMenuJob = {
   ...createdJob('new_menu', JOB_ID),
   state: 'completed',
   results: {
-    catalog: { item_count: 5, category_count: 3, modifier_group_count: 2, image_count: 1 },
-    warnings: [{ source: FILE_ID, row: 7, column: 'price', message: 'price "abc" is not a number' }],
+    catalog: { item_count: 5, variant_count: 7, category_count: 3, modifier_group_count: 2, image_count: 1 },
+    warnings: [
+      {
+        source: 'https://merchant.example.com/menu.csv',
+        row: 7,
+        column: 'Price',
+        code: 'not_a_price',
+        message:
+          '"2 for $5" is a deal (several for one price), not a price; the item is kept without this price',
+      },
+    ],
     warning_count: 1,
-    sources: [{ source: 'https://merchant.example.com/menu.csv', format: 'csv', rows: 10, items: 5 }],
+    sources: [
+      {
+        source: 'https://merchant.example.com/menu.csv',
+        format: 'csv',
+        encoding: 'windows-1252',
+        profile: 'generic',
+        columns: { Section: 'category', Dish: 'name', Size: 'size', 'Price ($)': 'price' },
+        ignored_columns: ['Notes'],
+        rows: 10,
+        items: 5,
+        delimiter: ';',
+        header_row: 1,
+      },
+    ],
   },
   updated_at: '2026-01-15T09:30:04.000Z',
   completed_at: '2026-01-15T09:30:04.000Z',
@@ -277,10 +299,41 @@ const reviewJob = {
   ...createdJob('retail_image_mapping', IMAGE_JOB_ID),
   state: 'in_review',
   results: {
-    catalog: { item_count: 120, category_count: 8, modifier_group_count: 0, image_count: 1 },
+    catalog: {
+      item_count: 120,
+      variant_count: 131,
+      category_count: 8,
+      modifier_group_count: 0,
+      image_count: 1,
+    },
     warnings: [],
     warning_count: 0,
-    sources: [{ source: 'https://merchant.example.com/products.csv', format: 'csv', rows: 120, items: 120 }],
+    sources: [
+      {
+        source: 'https://merchant.example.com/products.csv',
+        format: 'csv',
+        encoding: 'utf-8',
+        profile: 'shopify',
+        columns: {
+          Handle: 'handle',
+          Title: 'name',
+          'Body (HTML)': 'description',
+          Vendor: 'brand',
+          'Product Category': 'category',
+          'Option1 Name': 'option_name_1',
+          'Option1 Value': 'option_value_1',
+          'Variant SKU': 'sku',
+          'Variant Price': 'price',
+          'Variant Barcode': 'gtin',
+          'Image Src': 'image_url',
+        },
+        ignored_columns: ['Variant Inventory Qty', 'Variant Compare At Price', 'SEO Title', 'Status'],
+        rows: 152,
+        items: 120,
+        delimiter: ',',
+        header_row: 1,
+      },
+    ],
     mapped_count: 1,
     unmatched_images: [],
     unmatched_count: 0,
@@ -306,47 +359,68 @@ export const opsJobListExample: Example = {
 
 export const opsJobExample: Example = { summary: 'A job in review', value: reviewJob };
 
+const CATEGORY_ID = '0d6f2a1b-3c4e-5f60-8a7b-9c0d1e2f3a4b';
+const ITEM_ID = '1e7a3b2c-4d5f-5a61-9b8c-0d1e2f3a4b5c';
+const VARIANT_ID = '2f8b4c3d-5e6a-5b72-8c9d-1e2f3a4b5c6d';
+
 const catalogDocument = {
-  format_version: 1,
+  format_version: 2,
   job_id: IMAGE_JOB_ID,
   job_type: 'retail_image_mapping',
   generated_at: '2026-01-15T09:31:00.000Z',
   language: 'en_us',
   currency: 'USD',
   merchant: { name: 'Corner Store', address: null, token: null },
-  categories: [
-    {
-      id: '0d6f2a1b-3c4e-5f60-8a7b-9c0d1e2f3a4b',
-      name: 'Beverages',
-      parent_id: null,
-      sort: 0,
-      external_id: null,
-    },
-  ],
+  categories: [{ id: CATEGORY_ID, name: 'Beverages', parent_id: null, sort: 0, external_id: null }],
   items: [
     {
-      id: '1e7a3b2c-4d5f-5a61-9b8c-0d1e2f3a4b5c',
-      name: 'Sparkling Water 500 ml',
+      id: ITEM_ID,
+      name: 'Sparkling Water',
       description: null,
-      category_id: '0d6f2a1b-3c4e-5f60-8a7b-9c0d1e2f3a4b',
-      sku: 'SW-500',
-      gtin: '012345678905',
+      category_id: CATEGORY_ID,
       brand: 'Fizz',
-      size: '500',
-      unit: 'ml',
-      price: { amount: 199, currency: 'USD' },
       tags: [],
       calories: null,
       modifier_group_ids: [],
-      images: [{ url: 'https://cdn.example.com/images/012345678905.jpg', width: 800, height: 800 }],
+      images: [],
       external_id: null,
+      option_names: ['Size'],
+      variants: [
+        {
+          id: VARIANT_ID,
+          name: '500 ml',
+          options: { Size: '500 ml' },
+          sku: 'SW-500',
+          gtin: '012345678905',
+          size: '500',
+          unit: 'ml',
+          price: { amount: 199, currency: 'USD' },
+          pricing: 'fixed',
+          images: [{ url: 'https://cdn.example.com/images/012345678905.jpg', width: 800, height: 800 }],
+          external_id: null,
+        },
+        {
+          id: '3a9c5d4e-6f7b-5c83-9dae-2f3a4b5c6d7e',
+          name: '1 l',
+          options: { Size: '1 l' },
+          sku: 'SW-1000',
+          gtin: null,
+          size: '1',
+          unit: 'l',
+          price: null,
+          pricing: 'variable',
+          images: [],
+          external_id: null,
+        },
+      ],
     },
   ],
   modifier_groups: [],
   image_mappings: [
     {
       image_url: 'https://cdn.example.com/images/012345678905.jpg',
-      item_id: '1e7a3b2c-4d5f-5a61-9b8c-0d1e2f3a4b5c',
+      item_id: ITEM_ID,
+      variant_id: VARIANT_ID,
       matched_by: 'gtin',
       width: 800,
       height: 800,
@@ -366,9 +440,12 @@ export const opsJobDetailExample: Example = {
   },
 };
 
+/** What an operator uploads: job_id and generated_at may be left out. */
+const { job_id: _jobId, generated_at: _generatedAt, ...uploadedCatalog } = catalogDocument;
+
 export const catalogDocumentExample: Example = {
-  summary: 'The corrected catalog',
-  value: catalogDocument,
+  summary: 'The corrected catalog (format 2; job_id and generated_at filled in by the service)',
+  value: uploadedCatalog,
 };
 
 export const opsFailExample: Example = {

@@ -352,11 +352,12 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     summary: 'Replace the draft catalog',
     tag: 'Operations',
     description:
-      'Replaces the draft catalog of a job in review with a catalog document (SPEC 5.5), validated with a ' +
-      'JSON Pointer to each problem. The job stays `in_review` until completed.',
+      'Replaces the draft catalog of a job in review with a catalog document (SPEC 5.5, format 2 or 1), ' +
+      'validated with a JSON Pointer to each problem, and stores it as format 2. The job stays `in_review` ' +
+      'until completed.',
     idParam: 'The job id.',
     body: {
-      schema: 'CatalogDocumentInput',
+      schema: 'CatalogUpload',
       description: 'The catalog document.',
       examples: { catalog: catalogDocumentExample },
     },

@@ -1,16 +1,27 @@
 import * as z from 'zod';
 import {
+  catalogDocumentSchema,
+  catalogDocumentUploadSchema,
   categorySchema,
+  imageMappingSchema,
   itemImageSchema,
+  itemSchema,
   modifierGroupSchema,
   modifierSchema,
   priceSchema,
-} from '../../lambdas/core/catalog/document-fields';
+  variantSchema,
+} from '../../lambdas/core/catalog/document';
 import {
-  catalogDocumentV1Schema as catalogDocumentSchema,
-  imageMappingV1Schema as imageMappingSchema,
-  itemV1Schema as itemSchema,
+  catalogDocumentV1UploadSchema,
+  imageMappingV1Schema,
+  itemV1Schema,
 } from '../../lambdas/core/catalog/document-v1';
+import {
+  catalogSummarySchema,
+  sheetSummarySchema,
+  sourceSummarySchema,
+  warningSchema,
+} from '../../lambdas/core/catalog/finishing/results';
 import { makeCreateExportRequestSchema } from '../../lambdas/core/schemas/export';
 import { createFileRequestSchema } from '../../lambdas/core/schemas/file';
 import {
@@ -158,19 +169,37 @@ requestRegistry.add(opsFailRequestSchema, {
   id: 'OpsFailRequest',
   description: 'Why the operations team fails the job: becomes the job’s `error`.',
 });
-requestRegistry.add(catalogDocumentSchema, {
+requestRegistry.add(catalogDocumentUploadSchema, {
   id: 'CatalogDocumentInput',
   description:
-    'SPEC 5.5: a catalog document as accepted on input. Nullable fields and empty arrays may be omitted. ' +
-    'References (category_id, parent_id, modifier_group_ids, image_mappings[].item_id) must point at ' +
-    'entities of the same document; ids are unique per kind; job_id and job_type must be the job’s.',
+    'SPEC 5.5: a catalog document, format 2, as accepted on input. Nullable fields and empty arrays may ' +
+    'be omitted; job_id and generated_at may be left out (the service fills them in). Every item has at ' +
+    'least one variant; a variant’s options name only its item’s option_names. References (category_id, ' +
+    'parent_id, modifier_group_ids, image_mappings[].item_id and variant_id) must point at entities of the ' +
+    'same document; ids are unique per kind; job_id and job_type must be the job’s.',
+});
+requestRegistry.add(catalogDocumentV1UploadSchema, {
+  id: 'CatalogDocumentV1Input',
+  description:
+    'SPEC 5.5 format 1 (no variants: sku, gtin, size, unit and price on the item), still accepted; it is ' +
+    'stored as format 2, each item with one variant.',
+});
+/** The ops PUT body: either format (parseCatalogUpload tells them apart by format_version). */
+const catalogUploadSchema = z.union([catalogDocumentUploadSchema, catalogDocumentV1UploadSchema]);
+requestRegistry.add(catalogUploadSchema, {
+  id: 'CatalogUpload',
+  description:
+    'A catalog document of format 2 or format 1 (told apart by `format_version`); stored as format 2.',
 });
 requestRegistry.add(categorySchema, { id: 'CategoryInput' });
 requestRegistry.add(itemSchema, { id: 'ItemInput' });
+requestRegistry.add(variantSchema, { id: 'VariantInput' });
+requestRegistry.add(itemV1Schema, { id: 'ItemV1Input' });
 requestRegistry.add(itemImageSchema, { id: 'ItemImageInput' });
 requestRegistry.add(modifierGroupSchema, { id: 'ModifierGroupInput' });
 requestRegistry.add(modifierSchema, { id: 'ModifierInput' });
 requestRegistry.add(imageMappingSchema, { id: 'ImageMappingInput' });
+requestRegistry.add(imageMappingV1Schema, { id: 'ImageMappingV1Input' });
 requestRegistry.add(priceSchema, {
   id: 'Price',
   description: 'An amount in the currency’s minor units (cents; yen for JPY) and its ISO 4217 code.',
@@ -197,6 +226,10 @@ responseRegistry.add(metadataSchema, {
   maxProperties: LIMITS.metadataKeys,
 });
 responseRegistry.add(jobResultsSchema, { id: 'JobResults' });
+responseRegistry.add(catalogSummarySchema, { id: 'CatalogSummary' });
+responseRegistry.add(warningSchema, { id: 'CatalogWarning' });
+responseRegistry.add(sourceSummarySchema, { id: 'SourceSummary' });
+responseRegistry.add(sheetSummarySchema, { id: 'SheetSummary' });
 responseRegistry.add(storedProblemSchema, { id: 'Failure' });
 responseRegistry.add(jobListSchema, { id: 'JobList', description: 'A page of jobs.' });
 responseRegistry.add(exportResourceSchema, {
@@ -231,6 +264,7 @@ responseRegistry.add(catalogDocumentSchema, {
 });
 responseRegistry.add(categorySchema, { id: 'Category' });
 responseRegistry.add(itemSchema, { id: 'Item' });
+responseRegistry.add(variantSchema, { id: 'Variant' });
 responseRegistry.add(itemImageSchema, { id: 'ItemImage' });
 responseRegistry.add(modifierGroupSchema, { id: 'ModifierGroup' });
 responseRegistry.add(modifierSchema, { id: 'Modifier' });

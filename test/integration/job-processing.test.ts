@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { parseCatalogDocumentV1 as parseCatalogDocument } from '../../lambdas/core/catalog/document-v1';
+import { parseCatalogDocument } from '../../lambdas/core/catalog/document';
 import { DependencyUnavailableError } from '../../lambdas/core/errors';
 import type { JobRecord } from '../../lambdas/core/model';
 import { objectKeys } from '../../lambdas/core/ports';
@@ -101,14 +101,24 @@ describe('job processing against the emulators (SPEC 5.2)', () => {
     expect(done.state).toBe('completed');
     expect(done.completedAt).not.toBeNull();
     expect(done.results).toMatchObject({
-      catalog: { item_count: 3, category_count: 2, modifier_group_count: 1 },
+      catalog: { item_count: 3, variant_count: 3, category_count: 2, modifier_group_count: 1 },
       warning_count: 0,
-      sources: [{ source: `${files.url}/menu.csv`, format: 'csv', rows: 5, items: 3 }],
+      sources: [
+        {
+          source: `${files.url}/menu.csv`,
+          format: 'csv',
+          encoding: 'utf-8',
+          profile: 'generic',
+          ignored_columns: [],
+          rows: 5,
+          items: 3,
+        },
+      ],
     });
     const document = await readCatalog(pipeline.deps, done);
-    expect(parseCatalogDocument(document).ok).toBe(true);
+    expect(parseCatalogDocument(document)).toMatchObject({ ok: true, formatVersion: 2 });
     const margherita = document.items.find((i: { name: string }) => i.name === 'Margherita');
-    expect(margherita.price).toEqual({ amount: 1250, currency: 'USD' });
+    expect(margherita.variants[0].price).toEqual({ amount: 1250, currency: 'USD' });
     const group = document.modifier_groups.find(
       (g: { id: string }) => g.id === margherita.modifier_group_ids[0],
     );
@@ -166,11 +176,19 @@ describe('job processing against the emulators (SPEC 5.2)', () => {
       products_without_image_count: 2,
     });
     const document = await readCatalog(pipeline.deps, done);
-    const milk = document.items.find((i: { sku: string }) => i.sku === 'MLK-1');
-    expect(milk.images).toEqual([{ url: `${files.url}/images/036000291452.png`, width: 64, height: 48 }]);
+    const milk = document.items.find((i: { variants: { sku: string }[] }) => i.variants[0]?.sku === 'MLK-1');
+    expect(milk.variants[0].images).toEqual([
+      { url: `${files.url}/images/036000291452.png`, width: 64, height: 48 },
+    ]);
     expect(document.image_mappings).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ item_id: milk.id, matched_by: 'gtin', width: 64, height: 48 }),
+        expect.objectContaining({
+          item_id: milk.id,
+          variant_id: milk.variants[0].id,
+          matched_by: 'gtin',
+          width: 64,
+          height: 48,
+        }),
       ]),
     );
   });
@@ -250,17 +268,28 @@ describe('job processing against the emulators (SPEC 5.2)', () => {
           name: 'Margherita',
           description: null,
           category_id: '5d3d2a52-3c1a-5b8e-9a55-1d7b5d0f4b1a',
-          sku: null,
-          gtin: null,
           brand: null,
-          size: null,
-          unit: null,
-          price: { amount: 1250, currency: 'USD' },
           tags: [],
           calories: null,
           modifier_group_ids: [],
           images: [],
           external_id: null,
+          option_names: ['Size'],
+          variants: [
+            {
+              id: '9f1a9d5f-3d4a-5d9b-9a6f-7e1d2c3b4a5f',
+              name: 'Small',
+              options: { Size: 'Small' },
+              price: { amount: 1250, currency: 'USD' },
+            },
+            {
+              id: 'a02b0e6a-4e5b-5eac-8b7a-8f2e3d4c5b6a',
+              name: 'Large',
+              options: { Size: 'Large' },
+              price: null,
+              pricing: 'variable',
+            },
+          ],
         },
       ],
     };
@@ -280,7 +309,42 @@ describe('job processing against the emulators (SPEC 5.2)', () => {
       apiEvent({ method: 'PUT', pathParameters: { id: job.id }, ...operator, body: catalog }),
     );
     expect(put.statusCode).toBe(200);
-    expect(put.json.results.catalog.item_count).toBe(1);
+    expect(put.json.results.catalog).toMatchObject({ item_count: 1, variant_count: 2 });
+
+    // Format 1 is still accepted, without job_id or generated_at, and stored as format 2.
+    const { job_id: _id, generated_at: _at, ...draft } = shown.json.draft_catalog;
+    const v1 = await ops(
+      makeOpsPutCatalogHandler(pipeline.deps),
+      apiEvent({
+        method: 'PUT',
+        pathParameters: { id: job.id },
+        ...operator,
+        body: {
+          ...draft,
+          format_version: 1,
+          categories: catalog.categories,
+          items: [
+            {
+              id: '8e0f8c4e-2c3f-5c8a-8f5e-6d0c1b2a3f4e',
+              name: 'Margherita',
+              category_id: '5d3d2a52-3c1a-5b8e-9a55-1d7b5d0f4b1a',
+              price: { amount: 1100, currency: 'USD' },
+            },
+          ],
+        },
+      }),
+    );
+    expect(v1.statusCode).toBe(200);
+    const stored = await readCatalog(pipeline.deps, review);
+    expect(stored).toMatchObject({ format_version: 2, job_id: job.id });
+    expect(stored.items[0].variants).toEqual([
+      expect.objectContaining({ name: null, price: { amount: 1100, currency: 'USD' }, pricing: 'fixed' }),
+    ]);
+    const back = await ops(
+      makeOpsPutCatalogHandler(pipeline.deps),
+      apiEvent({ method: 'PUT', pathParameters: { id: job.id }, ...operator, body: catalog }),
+    );
+    expect(back.statusCode).toBe(200);
 
     const completed = await ops(
       makeOpsCompleteJobHandler(pipeline.deps),

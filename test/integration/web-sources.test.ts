@@ -1,22 +1,42 @@
-import { GuardedHttp } from '../../lambdas/adapters/guarded-http';
-import type { Draft, DraftItem } from '../../lambdas/core/catalog/draft';
-import { htmlReader } from '../../lambdas/core/catalog/sources/html';
-import type { ReadContext, SourceDetails } from '../../lambdas/core/catalog/sources/types';
-import type { WarningInput } from '../../lambdas/core/catalog/warnings';
-import { DEFAULT_WEB_LIMITS, type WebLimits } from '../../lambdas/core/catalog/web/limits';
-import { WebBudget } from '../../lambdas/core/catalog/web/web-session';
-import { readBody } from '../../lambdas/core/outbound';
-import type { JobType } from '../../lambdas/core/schemas/job';
+import { parseCatalogDocument } from '../../lambdas/core/catalog/document';
+import { DEFAULT_WEB_LIMITS, webUserAgent } from '../../lambdas/core/catalog/web/limits';
+import type { JobRecord } from '../../lambdas/core/model';
+import { objectKeys } from '../../lambdas/core/ports';
+import type { JobSpec } from '../../lambdas/core/schemas/job';
+import { createJob } from '../../lambdas/core/use-cases/jobs';
 import { plainMenuSite, restaurantSite, shopifySite, wooSite } from '../fixtures/web/sites';
-import { startTestServer, type TestServer } from '../helpers/pipeline';
+import { eventually } from '../helpers/factories';
+import { uniqueClient } from '../helpers/integration';
+import { type Pipeline, startPipeline, startTestServer, type TestServer } from '../helpers/pipeline';
 
 /**
- * Web sources over real HTTP: loopback servers play a restaurant site, a Shopify store, a WooCommerce store
- * and a plain HTML menu; every request goes through the guarded client (loopback allowed, as locally).
+ * Jobs whose catalog source is a merchant's web address (SPEC 5.2 "Web pages and online stores"), through
+ * the job worker against the emulators: loopback servers play a restaurant site, a Shopify store, a
+ * WooCommerce store and a plain HTML menu; every request goes through the guarded client (loopback
+ * allowed, as locally). The page bound is lowered so that a store "far larger than the bound" is quick.
  */
 
-const http = new GuardedHttp({ allowLoopback: true });
+const PAGE_BOUND = 8;
+const USER_AGENT = webUserAgent('https://catalog-jobs.example/bot');
+
+let pipeline: Pipeline;
 const servers: TestServer[] = [];
+
+beforeAll(async () => {
+  pipeline = await startPipeline({
+    overrides: {
+      webSources: {
+        limits: { ...DEFAULT_WEB_LIMITS, maxPagesPerJob: PAGE_BOUND, minIntervalMs: 5 },
+        userAgent: USER_AGENT,
+      },
+    },
+  });
+});
+
+afterAll(async () => {
+  await pipeline?.stop();
+  await Promise.all(servers.map((s) => s.stop()));
+});
 
 const serve = async (respond: Parameters<typeof startTestServer>[0]) => {
   const server = await startTestServer(respond);
@@ -24,157 +44,139 @@ const serve = async (respond: Parameters<typeof startTestServer>[0]) => {
   return server;
 };
 
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.stop()));
-});
-
-const readSite = async (url: string, jobType: JobType, limits: Partial<WebLimits> = {}) => {
-  const response = await http.request({
-    url,
-    method: 'GET',
-    timeoutMs: 10_000,
-    maxBytes: 100 * 1024 * 1024,
-    followRedirects: true,
-  });
-  const body = await readBody(response);
-  const warnings: WarningInput[] = [];
-  const reviews: string[] = [];
-  const details: SourceDetails[] = [];
-  const budget = new WebBudget({ ...DEFAULT_WEB_LIMITS, minIntervalMs: 5, ...limits });
-  const ctx: ReadContext = {
-    source: url,
-    jobId: 'job',
-    jobType,
-    language: 'en_us',
-    currency: 'USD',
-    http,
-    web: { budget, lastAttempt: true },
-    warn: (w) => warnings.push(w),
-    needsReview: (r) => reviews.push(r),
-    describe: (d) => details.push(d),
-  };
-  const output = await htmlReader.read(
-    {
-      source: url,
-      name: response.url,
-      head: body.subarray(0, 4096),
-      contentType: response.headers['content-type'] ?? null,
-      encoding: 'utf-8',
-      bytes: (async function* () {
-        yield body;
-      })(),
+const run = async (jobType: JobSpec['job_type'], source: string): Promise<JobRecord> => {
+  const job = await createJob(pipeline.deps, uniqueClient(), {
+    processing_type: 'rush',
+    job_type: jobType,
+    job_data: { merchant_name: 'Test Merchant', catalog_sources: [source], language: 'en_us' },
+  } as JobSpec);
+  return eventually(
+    async () => {
+      const now = await pipeline.deps.jobs.get(job.clientId, job.id);
+      return now && ['completed', 'failed', 'in_review'].includes(now.state) ? now : undefined;
     },
-    ctx,
+    { what: `job ${job.id} to settle`, timeoutMs: 30_000 },
   );
-  const drafts: Draft[] = [];
-  if (output.kind === 'drafts') for await (const d of output.drafts) drafts.push(d);
+};
+
+interface StoredItem {
+  name: string;
+  category_id: string | null;
+  tags: string[];
+  option_names: string[];
+  variants: { name: string | null; sku: string | null; price: unknown; pricing: string }[];
+}
+
+const catalogOf = async (job: JobRecord) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await pipeline.deps.catalogs.read(objectKeys.catalog(job.clientId, job.id)))
+    chunks.push(Buffer.from(chunk));
+  const document = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  expect(parseCatalogDocument(document)).toMatchObject({ ok: true, formatVersion: 2 });
+  const categories = new Map<string, string>(
+    document.categories.map((c: { id: string; name: string }) => [c.id, c.name]),
+  );
   return {
-    items: drafts.filter((d): d is DraftItem => d.kind === 'item'),
-    warnings,
-    reviews,
-    details,
-    budget,
+    document,
+    items: document.items as StoredItem[],
+    categoryOf: (item: StoredItem) => (item.category_id ? categories.get(item.category_id) : undefined),
   };
 };
 
-describe('web sources over loopback HTTP', () => {
-  it('a restaurant home page: follows its menu link to the JSON-LD menu, read by machine', async () => {
+describe('a merchant web address as the catalog source', () => {
+  it('a restaurant home page: its menu page is followed and read by machine (JSON-LD)', async () => {
     const site = await serve(restaurantSite);
-    const { items, reviews, details } = await readSite(`${site.url}/`, 'new_menu');
-    expect(details).toEqual([{ profile: 'schema_org', pages: 2 }]);
-    expect(reviews).toEqual([]);
-    expect(items.map((i) => [i.categoryPath.join(' > '), i.name])).toEqual([
-      ['Pizza > Red', 'Margherita'],
-      ['Pizza > Red', 'Diavola'],
-      ['Pizza > White', 'Quattro Formaggi'],
-      ['From the Sea', 'Whole Branzino'],
-      ['From the Sea', 'Mussels'],
-      ['Drinks', 'House Red'],
-    ]);
-    expect(items[0]?.variants.map((v) => [v.name, v.price])).toEqual([
+    const done = await run('new_menu', `${site.url}/`);
+    expect(done.state).toBe('completed');
+    expect(done.results).toMatchObject({
+      catalog: { item_count: 6, variant_count: 8 },
+      sources: [{ source: `${site.url}/`, format: 'html', profile: 'schema_org', pages: 2, items: 6 }],
+    });
+    const { items, categoryOf } = await catalogOf(done);
+    const margherita = items.find((i) => i.name === 'Margherita') as StoredItem;
+    expect(categoryOf(margherita)).toBe('Red');
+    expect(margherita.tags).toEqual(['vegetarian']);
+    expect(margherita.variants.map((v) => [v.name, v.price])).toEqual([
       ['Small', { amount: 1250, currency: 'USD' }],
       ['Large', { amount: 1800, currency: 'USD' }],
     ]);
-    const paths = site.requests.map((r) => r.url);
-    expect(paths).toEqual(['/', '/robots.txt', '/menu/']);
-    expect(site.requests[2]?.headers['user-agent']).toMatch(/^CatalogJobsBot\/1\.0 /);
+    expect(items.find((i) => i.name === 'Whole Branzino')?.variants[0]).toMatchObject({
+      price: null,
+      pricing: 'variable',
+    });
+    // robots.txt read before anything beyond the given page; the service named in every request.
+    expect(site.requests.map((r) => r.url)).toEqual(['/', '/robots.txt', '/menu/']);
+    expect(site.requests.slice(1).every((r) => r.headers['user-agent'] === USER_AGENT)).toBe(true);
   });
 
-  it('a Shopify storefront: every page of /products.json, variants and prices in minor units', async () => {
+  it('a Shopify storefront: read through /products.json over several pages', async () => {
     const site = await serve(shopifySite(620));
-    const { items, reviews, details, warnings } = await readSite(`${site.url}/`, 'new_retail_catalog');
-    expect(details).toEqual([{ profile: 'shopify_store', pages: 4 }]);
-    expect(reviews).toEqual([]);
-    expect(warnings).toEqual([]);
-    expect(items).toHaveLength(620);
-    expect(items[619]).toMatchObject({
-      name: 'Organic Tea No. 620',
-      categoryPath: ['Green Tea'],
-      brand: 'Leaf & Co',
-      optionNames: ['Weight'],
-      variants: [
-        { name: '50 g', sku: 'TEA-620-50', price: { amount: 850, currency: 'CAD' } },
-        { name: '250 g', sku: 'TEA-620-250', price: { amount: 3200, currency: 'CAD' } },
-      ],
+    const done = await run('new_retail_catalog', `${site.url}/`);
+    expect(done.state).toBe('completed');
+    expect(done.results).toMatchObject({
+      catalog: { item_count: 620, variant_count: 1240 },
+      warning_count: 0,
+      sources: [{ format: 'html', profile: 'shopify_store', pages: 4, items: 620 }],
     });
-    expect(site.requests.map((r) => r.url)).toEqual([
-      '/',
-      '/robots.txt',
-      '/products.json?limit=250&page=1',
-      '/products.json?limit=250&page=2',
-      '/products.json?limit=250&page=3',
+    const { items, categoryOf } = await catalogOf(done);
+    const tea = items.find((i) => i.name === 'Organic Tea No. 620') as StoredItem;
+    expect(categoryOf(tea)).toBe('Green Tea');
+    expect(tea.option_names).toEqual(['Weight']);
+    expect(tea.variants.map((v) => [v.name, v.sku, v.price])).toEqual([
+      ['50 g', 'TEA-620-50', { amount: 850, currency: 'CAD' }],
+      ['250 g', 'TEA-620-250', { amount: 3200, currency: 'CAD' }],
     ]);
   });
 
-  it('a WooCommerce storefront: Store API pages, category tree and variation prices', async () => {
+  it('a WooCommerce storefront: read through the Store API over several pages, variations priced', async () => {
     const site = await serve(wooSite);
-    const { items, details, warnings } = await readSite(`${site.url}/`, 'new_retail_catalog');
-    expect(details).toEqual([{ profile: 'woocommerce_store', pages: 6 }]);
-    expect(warnings).toEqual([]);
-    expect(items).toHaveLength(240);
-    expect(items[0]?.variants.map((v) => [v.name, v.sku, v.price])).toEqual([
+    const done = await run('new_retail_catalog', `${site.url}/`);
+    expect(done.state).toBe('completed');
+    expect(done.results).toMatchObject({
+      catalog: { item_count: 240, variant_count: 241 },
+      sources: [{ format: 'html', profile: 'woocommerce_store', pages: 6, items: 240 }],
+    });
+    const { items, categoryOf } = await catalogOf(done);
+    const mug = items.find((i) => i.name === 'Enamel Mug') as StoredItem;
+    expect(categoryOf(mug)).toBe('Mugs');
+    expect(mug.variants.map((v) => [v.name, v.sku, v.price])).toEqual([
       ['Pigeon Grey / 350 ml', 'MUG-GRY', { amount: 900, currency: 'GBP' }],
       ['Black / 350 ml', 'MUG-BLK', { amount: 1100, currency: 'GBP' }],
     ]);
-    expect(items[1]).toMatchObject({
-      name: 'Tea Towel – Pattern 1',
-      categoryPath: ['Kitchen', 'Textiles'],
-      tags: ['Cotton'],
-    });
-    expect(site.requests.map((r) => r.url)).toEqual([
-      '/',
-      '/robots.txt',
-      '/wp-json/wc/store/v1/products?per_page=100&page=1',
-      '/wp-json/wc/store/v1/products?per_page=100&page=2',
-      '/wp-json/wc/store/v1/products?per_page=100&page=3',
-      '/wp-json/wc/store/v1/products/categories',
-      '/wp-json/wc/store/v1/products?type=variation&per_page=100&page=1',
-    ]);
   });
 
-  it('a plain HTML menu: a draft for review, each item with its place on the page and a confidence', async () => {
+  it('a plain HTML menu: drafted from its layout, the job waits in review', async () => {
     const site = await serve(plainMenuSite);
-    const { items, reviews, details } = await readSite(`${site.url}/menu`, 'new_menu');
-    expect(details).toEqual([{ profile: 'html_draft', pages: 1 }]);
-    expect(reviews).toEqual([expect.stringContaining('drafted from the page')]);
-    expect(items).toHaveLength(10);
-    expect(items.every((i) => typeof i.confidence === 'number' && i.provenance?.locator)).toBe(true);
+    const done = await run('new_menu', `${site.url}/menu`);
+    expect(done.state).toBe('in_review');
+    expect(done.results).toMatchObject({
+      catalog: { item_count: 10 },
+      sources: [{ format: 'html', profile: 'html_draft', pages: 1, items: 10 }],
+      review_reasons: [expect.stringContaining('drafted from the page')],
+    });
+    const { items, categoryOf } = await catalogOf(done);
+    const wine = items.find((i) => i.name === 'Pinot Grigio') as StoredItem;
+    expect(categoryOf(wine)).toBe('Drinks');
+    expect(wine.variants.map((v) => [v.name, v.price])).toEqual([
+      ['Glass', { amount: 1100, currency: 'USD' }],
+      ['Bottle', { amount: 4000, currency: 'USD' }],
+    ]);
   });
 
-  it('a store with far more pages than the bound: stops at the bound and says so', async () => {
+  it('a store with far more pages than the bound: stops at the bound, keeps what it read, and says so', async () => {
     const site = await serve(shopifySite(1_000_000));
-    const { items, warnings, details, budget } = await readSite(`${site.url}/`, 'new_retail_catalog', {
-      maxPagesPerJob: 8,
+    const done = await run('new_retail_catalog', `${site.url}/`);
+    expect(done.state).toBe('completed');
+    expect(done.results).toMatchObject({
+      catalog: { item_count: (PAGE_BOUND - 1) * 250 },
+      sources: [{ profile: 'shopify_store', pages: PAGE_BOUND }],
+      warnings: [
+        expect.objectContaining({
+          code: 'page_limit',
+          message: expect.stringContaining(`the limit of ${PAGE_BOUND} pages per job was reached`),
+        }),
+      ],
     });
-    expect(details).toEqual([{ profile: 'shopify_store', pages: 8 }]);
-    expect(budget.pages).toBe(8);
-    expect(items).toHaveLength(7 * 250);
-    expect(warnings).toEqual([
-      expect.objectContaining({
-        code: 'page_limit',
-        message: expect.stringContaining('the limit of 8 pages per job was reached'),
-      }),
-    ]);
-    expect(site.requests.filter((r) => r.url.startsWith('/products.json'))).toHaveLength(7);
+    expect(site.requests.filter((r) => r.url.startsWith('/products.json'))).toHaveLength(PAGE_BOUND - 1);
   });
 });

@@ -17,7 +17,15 @@ const setUp = async (jobState: 'processing' | 'completed' | 'failed' | 'in_revie
   const deps = fakeDeps();
   const job = aJob({
     state: jobState === 'failed' ? 'processing' : jobState,
-    results: { catalog: { item_count: 2 } },
+    results: {
+      catalog: {
+        item_count: 2,
+        variant_count: 2,
+        category_count: 0,
+        modifier_group_count: 0,
+        image_count: 0,
+      },
+    },
     jobData: {
       catalog_sources: ['https://x.test/a.csv'],
       merchant_name: 'Joe',

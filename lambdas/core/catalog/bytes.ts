@@ -1,4 +1,4 @@
-import type { ByteStream } from './rows';
+import type { ByteStream } from './sources/types';
 
 const toBuffer = (chunk: Uint8Array | string): Buffer =>
   typeof chunk === 'string'

@@ -17,7 +17,6 @@ import {
   modifierGroupSchema,
   nameSchema,
   optionalText,
-  pointerOf,
   priceSchema,
   tagsSchema,
 } from './document-fields';
@@ -175,15 +174,3 @@ export const upgradeV1Document = <T extends CatalogDocumentV1Upload>(document: T
   items: document.items.map(upgradeV1Item),
   image_mappings: document.image_mappings.map(upgradeV1ImageMapping),
 });
-
-/** Validates a complete format 1 document (the builder's output until format 2 replaces it). */
-export const parseCatalogDocumentV1 = (value: unknown) => {
-  const result = catalogDocumentV1Schema.safeParse(value);
-  if (result.success) return { ok: true as const, document: result.data };
-  return {
-    ok: false as const,
-    errors: result.error.issues.map((issue) => ({ pointer: pointerOf(issue.path), message: issue.message })),
-  };
-};
-
-export type CategoryV1 = z.output<typeof categorySchema>;

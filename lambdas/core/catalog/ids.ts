@@ -32,7 +32,7 @@ const uuidV5FromBytes = (name: string, namespace: Buffer): string => {
   return formatUuid(bytes);
 };
 
-export type EntityKind = 'category' | 'item' | 'modifier_group' | 'modifier';
+export type EntityKind = 'category' | 'item' | 'variant' | 'modifier_group' | 'modifier';
 
 /**
  * Deterministic entity ids (SPEC 5.5): UUIDv5 in the job's namespace of `kind:naturalKey`, so the same

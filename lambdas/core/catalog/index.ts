@@ -1,14 +1,16 @@
-/** Catalog building (SPEC 5.2, 5.5): sources → catalog document + results summary. */
-export * from './builder';
-export * from './bytes';
-export * from './csv';
-export * from './detect';
+/**
+ * Catalog building (SPEC 5.2, 5.5): sources → drafts → catalog document (format 2) + results summary.
+ * `buildCatalog` is the entry point; the rest is exported for the job worker, the operations API, exports
+ * and the readers other parts plug in.
+ */
+export * from './build-catalog';
 export * from './document';
+export * from './draft';
 export * from './errors';
-export * from './gtin';
+export * from './finishing/image-mapping';
+export * from './finishing/results';
 export * from './ids';
-export * from './image-mapping';
-export * from './json-source';
 export * from './money';
-export * from './rows';
+export * from './sources/types';
+export * from './warnings';
 export * from './writer';

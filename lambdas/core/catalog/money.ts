@@ -43,16 +43,34 @@ export const currencyDecimals = (currency: string): number => {
   return decimals;
 };
 
-/** Symbols that name one currency only; `$`, `¥` and `kr` are ambiguous and defer to the default. */
+/** Symbols that name one currency only (longest first, so `NT$` is not read as `$`). */
 const SYMBOLS: readonly (readonly [string, string])[] = [
   ['R$', 'BRL'],
+  ['NT$', 'TWD'],
+  ['HK$', 'HKD'],
+  ['US$', 'USD'],
+  ['CA$', 'CAD'],
+  ['C$', 'CAD'],
+  ['AU$', 'AUD'],
+  ['A$', 'AUD'],
+  ['MX$', 'MXN'],
   ['€', 'EUR'],
   ['£', 'GBP'],
   ['₩', 'KRW'],
+  ['원', 'KRW'],
   ['₹', 'INR'],
-  ['NT$', 'TWD'],
+  ['円', 'JPY'],
+  ['元', 'CNY'],
 ];
-const AMBIGUOUS_SYMBOLS = /(US\$|CA\$|C\$|A\$|AU\$|MX\$|\$|¥|￥|円|元|원)/g;
+
+const DOLLARS: readonly string[] = ['USD', 'CAD', 'AUD', 'MXN', 'TWD', 'NZD', 'SGD', 'HKD'];
+
+/** Symbols several currencies use: the job's currency when it is one of them, else the first. */
+const SHARED_SYMBOLS: readonly (readonly [string, readonly string[]])[] = [
+  ['$', DOLLARS],
+  ['¥', ['JPY', 'CNY']],
+  ['￥', ['JPY', 'CNY']],
+];
 
 export type PriceParseResult =
   | { readonly ok: true; readonly price: Price }
@@ -123,7 +141,7 @@ export const parsePrice = (value: string | number, fallbackCurrency: string): Pr
   }
 
   const plain = PLAIN_DECIMAL.exec(value);
-  if (plain !== null) {
+  if (plain !== null && (!value.includes('$') || DOLLARS.includes(fallbackCurrency))) {
     // Fast path for the common `12.50` / `$12.50` / `12,5`: one regex instead of the general parse.
     const decimals = currencyDecimals(fallbackCurrency);
     const fraction = plain[2] ?? '';
@@ -135,14 +153,20 @@ export const parsePrice = (value: string | number, fallbackCurrency: string): Pr
   let text = (/^[\x20-\x7e]*$/.test(value) ? value : value.normalize('NFKC')).trim();
   if (text === '') return fail('is empty');
   if (!/\d/.test(text)) return fail(`is not a price: ${JSON.stringify(text.slice(0, 50))}`);
-  let currency = fallbackCurrency;
-  const code = /(?:^|[^A-Za-z])([A-Za-z]{3})(?:$|[^A-Za-z])/.exec(text)?.[1];
-  if (code !== undefined) {
-    const upper = code.toUpperCase();
-    if (!isCurrencyCode(upper)) return fail(`has an unknown currency code ${code}`);
-    currency = upper;
-    text = text.replace(code, '');
-  } else {
+  let currency: string | null = null;
+  for (const match of text.matchAll(/(?:^|[^A-Za-z])([A-Za-z]{3})(?![A-Za-z])/g)) {
+    const word = match[1] as string;
+    const upper = word.toUpperCase();
+    if (isCurrencyCode(upper) && currency === null) {
+      currency = upper;
+      text = text.replace(word, '');
+    } else if (word === upper) {
+      return fail(`has an unknown currency code ${word}`);
+    } else {
+      return fail(`is not a price: ${JSON.stringify(String(value).slice(0, 50))}`);
+    }
+  }
+  if (currency === null) {
     for (const [symbol, symbolCurrency] of SYMBOLS) {
       if (text.includes(symbol)) {
         currency = symbolCurrency;
@@ -151,7 +175,17 @@ export const parsePrice = (value: string | number, fallbackCurrency: string): Pr
       }
     }
   }
-  text = text.replace(AMBIGUOUS_SYMBOLS, '').replace(/[\s\u00a0\u202f']/g, '');
+  if (currency === null) {
+    for (const [symbol, candidates] of SHARED_SYMBOLS) {
+      if (text.includes(symbol)) {
+        currency = candidates.includes(fallbackCurrency) ? fallbackCurrency : (candidates[0] as string);
+        text = text.replace(symbol, '');
+        break;
+      }
+    }
+  }
+  currency ??= fallbackCurrency;
+  text = text.replace(/[\s\u00a0\u202f']/g, '');
   if (text.startsWith('-') || text.endsWith('-') || text.startsWith('(')) return fail('must not be negative');
   if (text.startsWith('+')) text = text.slice(1);
   if (!/^[\d.,]+$/.test(text)) return fail(`is not a price: ${JSON.stringify(String(value).slice(0, 50))}`);

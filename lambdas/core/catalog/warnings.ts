@@ -8,7 +8,8 @@ import { WEB_WARNING_CODES } from './web/types';
 export const WARNING_CODES = [
   // a whole source or column
   'source_unreadable',
-  'missing_field',
+  'no_prices',
+  'no_identifiers',
   'ambiguous_column',
   'encoding_fallback',
   'unreadable_record',
@@ -19,8 +20,9 @@ export const WARNING_CODES = [
   'invalid_price',
   'unknown_currency',
   'unlabelled_prices',
-  'invalid_barcode',
-  'barcode_scientific_notation',
+  'invalid_gtin',
+  'bad_check_digit',
+  'scientific_notation',
   'conflicting_values',
   'invalid_calories',
   'invalid_url',
@@ -30,9 +32,10 @@ export const WARNING_CODES = [
   'missing_name',
   'duplicate_item',
   'duplicate_variant',
+  'duplicate_product',
   'duplicate_modifier',
   'incomplete_modifier',
-  'no_own_price',
+  'no_price',
   'orphan_variant',
   'too_many_variants',
   // job settings

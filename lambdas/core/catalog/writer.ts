@@ -1,12 +1,7 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import type { Category, ModifierGroup } from './document-fields';
-import type {
-  CatalogDocumentV1 as CatalogDocument,
-  ImageMappingV1 as ImageMapping,
-  ItemV1 as Item,
-} from './document-v1';
+import type { CatalogDocument, Category, ImageMapping, Item, ModifierGroup } from './document';
 
 type Many<T> = Iterable<T> | AsyncIterable<T>;
 

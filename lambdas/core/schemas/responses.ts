@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { catalogDocumentV1Schema as catalogDocumentSchema } from '../catalog/document-v1';
+import { catalogDocumentSchema } from '../catalog/document';
+import { jobResultsSchema } from '../catalog/finishing/results';
 import { EXPORT_STATES } from './export';
 import { FILE_STATES } from './file';
 import { JOB_STATES, JOB_TYPES, jobSchema, PROCESSING_TYPES } from './job';
@@ -40,61 +41,8 @@ export const storedProblemSchema = z
 
 const int = z.int().min(0);
 
-const catalogSummarySchema = z.looseObject({
-  item_count: int,
-  category_count: int,
-  modifier_group_count: int,
-  image_count: int,
-});
-
-const rowWarningSchema = z.looseObject({
-  source: z.string().meta({ description: 'The catalog source (URL or file id), or `client_mappings`.' }),
-  row: z.int().nullable().meta({ description: '1-based row; in CSV the header is row 1.' }),
-  column: z.string().nullable(),
-  message: z.string(),
-});
-
-const sourceSummarySchema = z.looseObject({
-  source: z.string(),
-  format: z.enum(['csv', 'json', 'xlsx', 'pdf', 'image', 'unknown']),
-  rows: int,
-  items: int,
-});
-
-const unreachableImageSchema = z.looseObject({
-  url: z.string(),
-  status: z.int().nullable().meta({ description: 'The HTTP status when the server answered.' }),
-  reason: z.string(),
-});
-
-/**
- * `results`: `{}` right after creation (seed 2.3); a summary once processed (SPEC 5.2). The full catalog is
- * delivered by a data export. Open: keys may be added.
- */
-export const jobResultsSchema = z
-  .looseObject({
-    catalog: catalogSummarySchema.optional(),
-    warnings: z.array(rowWarningSchema).optional().meta({ description: 'The first 100 row warnings.' }),
-    warning_count: int.optional(),
-    sources: z.array(sourceSummarySchema).optional(),
-    mapped_count: int.optional().meta({ description: 'retail_image_mapping: images mapped to a product.' }),
-    unmatched_images: z.array(z.string()).optional(),
-    unmatched_count: int.optional(),
-    unreachable_images: z.array(unreachableImageSchema).optional(),
-    unreachable_count: int.optional(),
-    products_without_image_count: int.optional(),
-    review_reasons: z
-      .array(z.string())
-      .optional()
-      .meta({ description: 'Why the job went to the operations team (state `in_review`).' }),
-    catalog_replaced_at: timestamp.optional(),
-  })
-  .meta({
-    description:
-      'Empty right after creation. Once the job is processed: a summary of the catalog built (counts, the ' +
-      'first 100 row warnings, one entry per source), plus the image-mapping counts for ' +
-      '`retail_image_mapping`. The catalog itself is delivered by a data export.',
-  });
+/** SPEC 5.2 `results`: defined once, with the pipeline that builds it (catalog/finishing/results.ts). */
+export { jobResultsSchema };
 
 /** SPEC 3.1: the job as GET /v1/jobs/{id} shows it (model.ts jobResource). */
 export const jobResourceSchema = z.strictObject({

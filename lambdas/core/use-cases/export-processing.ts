@@ -1,3 +1,4 @@
+import { upgradeCatalogStream } from '../catalog/upgrade-stream';
 import { ConflictError, NotFoundError } from '../errors';
 import type { ExportRecord, JobRecord, Problem } from '../model';
 import { problem } from '../model';
@@ -39,10 +40,7 @@ export type ExportOutcome =
   | { readonly kind: 'callback_resent' }
   | { readonly kind: 'skipped'; readonly reason: 'not_found' | 'terminal' | 'conflict' };
 
-const itemCount = (job: JobRecord): number => {
-  const catalog = (job.results as { catalog?: { item_count?: unknown } }).catalog;
-  return typeof catalog?.item_count === 'number' ? catalog.item_count : 0;
-};
+const itemCount = (job: JobRecord): number => job.results.catalog?.item_count ?? 0;
 
 const announce = async (deps: ExportProcessingDeps, exp: ExportRecord): Promise<void> => {
   if (exp.callbackUrl !== null) await deps.queue.sendCallback(firstCallbackMessage(exp), 0);
@@ -133,7 +131,8 @@ export const processExport = async (
   let written: { sizeBytes: number; sha256: string };
   try {
     const source = await deps.catalogs.read(objectKeys.catalog(clientId, job.id));
-    written = await deps.exportFiles.write(objectKey, source, 'application/json');
+    // A catalog stored before format 2 is upgraded on the way: exports always deliver format 2.
+    written = await deps.exportFiles.write(objectKey, upgradeCatalogStream(source), 'application/json');
   } catch (error) {
     if (error instanceof NotFoundError) {
       return finishFailed(

@@ -1,8 +1,7 @@
-import type { SourceInput } from '../catalog/builder';
-import { CatalogBuilder, summariseCatalog } from '../catalog/builder';
-import type { CatalogDocumentV1 as CatalogDocument } from '../catalog/document-v1';
+import { type BuiltCatalog, buildCatalog } from '../catalog/build-catalog';
 import { CatalogError } from '../catalog/errors';
-import { mapImages } from '../catalog/image-mapping';
+import type { SourceInput } from '../catalog/read-source';
+import type { WebSourceSettings } from '../catalog/web/limits';
 import { catalogJsonChunks } from '../catalog/writer';
 import { ConflictError, NotFoundError } from '../errors';
 import type { JobRecord, Problem } from '../model';
@@ -31,6 +30,8 @@ export interface JobProcessingDeps {
   readonly http: OutboundHttp;
   readonly queue: WorkQueue;
   readonly clock: Clock;
+  /** Bounds and User-Agent of web sources (SPEC 5.2, 9); the documented defaults when absent. */
+  readonly webSources?: WebSourceSettings;
 }
 
 /** One source fetch, from the first byte to the last. */
@@ -96,13 +97,6 @@ const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: strin
   };
 };
 
-/** The message a source failure leaves in the job's warnings and, if nothing was read, in its error. */
-const describe = (error: unknown): string => {
-  if (error instanceof CatalogError) return error.message;
-  if (error instanceof OutboundError) return `could not be fetched: ${error.message}`;
-  return 'could not be read';
-};
-
 /** Moves a job to `failed` with a problem object and wakes its exports (they fail with job_failed). */
 export const failJob = async (
   deps: Pick<JobProcessingDeps, 'jobs' | 'exports' | 'queue' | 'clock'>,
@@ -162,50 +156,30 @@ const release = async (deps: JobProcessingDeps, job: JobRecord): Promise<void> =
 };
 
 interface Built {
-  readonly document: CatalogDocument;
-  readonly results: Record<string, unknown>;
-  readonly itemCount: number;
+  readonly catalog: BuiltCatalog;
+  /** Why the job goes to the operations team: its instructions, and what the pipeline could not read. */
   readonly review: readonly string[];
-  readonly failures: readonly { source: string; message: string }[];
 }
 
 /**
- * Reads every source into a catalog. A source that cannot be read is a warning (and, if no source yields
- * anything, the job's error); a transient failure is thrown so that SQS retries the job, except on the
- * last delivery, where it counts as unreadable.
+ * Builds the catalog through the pipeline's one entry point. A transient failure of a source is thrown so
+ * that SQS retries the job, except on the last delivery, where the source counts as unreadable.
  */
 const build = async (deps: JobProcessingDeps, job: JobRecord, delivery: Delivery): Promise<Built> => {
-  const builder = new CatalogBuilder({ id: job.id, job_type: job.jobType, job_data: job.jobData });
-  const review: string[] = [];
-  if (job.jobData.instructions?.trim()) review.push('the job carries instructions for the operations team');
-  const failures: { source: string; message: string }[] = [];
-  const lastAttempt = delivery.attempt >= delivery.maxAttempts;
-  for (const source of job.jobData.catalog_sources) {
-    try {
-      const outcome = await builder.addSource(await openSource(deps, job, source));
-      if (!outcome.readable) review.push(`${source} is ${outcome.format}, which is not machine-readable`);
-    } catch (error) {
-      const transient = error instanceof OutboundError && error.retryable;
-      const permanent = error instanceof CatalogError || (error instanceof OutboundError && !error.retryable);
-      if (error instanceof CatalogError && error.code === 'too_many_items') throw error;
-      if (!permanent && !(transient && lastAttempt)) throw error;
-      failures.push({ source, message: describe(error) });
-      builder.warn({ source, row: null, column: null, message: describe(error) });
-      if (!builder.sources.some((s) => s.source === source)) {
-        builder.recordSource({ source, format: 'unknown', rows: 0, items: 0 });
-      }
-    }
-  }
-  const built = builder.build(deps.clock.now());
-  let document = built.document;
-  let results: Record<string, unknown> = { ...built.results };
-  if ('image_sources' in job.jobData && job.jobData.image_sources.length > 0) {
-    const mapped = await mapImages(deps.http, document, job.jobData.image_sources);
-    document = mapped.document;
-    results = { ...results, catalog: summariseCatalog(document), ...mapped.results };
-  }
-  if (review.length > 0) results = { ...results, review_reasons: review };
-  return { document, results, itemCount: builder.itemCount, review, failures };
+  const catalog = await buildCatalog({
+    job: { id: job.id, job_type: job.jobType, job_data: job.jobData },
+    sources: job.jobData.catalog_sources,
+    open: (source) => openSource(deps, job, source),
+    http: deps.http,
+    now: deps.clock.now(),
+    lastAttempt: delivery.attempt >= delivery.maxAttempts,
+    web: deps.webSources,
+  });
+  const review = [
+    ...(job.jobData.instructions?.trim() ? ['the job carries instructions for the operations team'] : []),
+    ...catalog.review,
+  ];
+  return { catalog, review };
 };
 
 /**
@@ -259,8 +233,9 @@ export const processJob = async (
 /** Stores the built catalog and moves the job on: failed, in review, or completed. */
 const finish = async (deps: JobProcessingDeps, job: JobRecord, built: Built): Promise<ProcessOutcome> => {
   const at = deps.clock.now().toISOString();
-  if (built.itemCount === 0 && built.failures.length > 0 && built.review.length === 0) {
-    const detail = built.failures.map((f) => `${f.source}: ${f.message}`).join('; ');
+  const { catalog } = built;
+  if (catalog.itemCount === 0 && catalog.failures.length > 0 && built.review.length === 0) {
+    const detail = catalog.failures.map((f) => `${f.source}: ${f.message}`).join('; ');
     const failed = await failJob(
       deps,
       job,
@@ -270,7 +245,7 @@ const finish = async (deps: JobProcessingDeps, job: JobRecord, built: Built): Pr
   }
   await deps.catalogs.write(
     objectKeys.catalog(job.clientId, job.id),
-    catalogJsonChunks(built.document),
+    catalogJsonChunks(catalog.document),
     'application/json',
   );
   const to = built.review.length > 0 ? 'in_review' : 'completed';
@@ -278,7 +253,14 @@ const finish = async (deps: JobProcessingDeps, job: JobRecord, built: Built): Pr
     const moved = await deps.jobs.transition(job.clientId, job.id, {
       event: to === 'completed' ? 'complete' : 'send_to_review',
       expectedVersion: job.version,
-      set: { results: built.results, leaseUntil: null, ...(to === 'completed' ? { completedAt: at } : {}) },
+      set: {
+        results:
+          built.review.length > 0
+            ? { ...catalog.results, review_reasons: [...built.review] }
+            : catalog.results,
+        leaseUntil: null,
+        ...(to === 'completed' ? { completedAt: at } : {}),
+      },
       at,
     });
     if (to === 'completed') await wakeExportsOfJob(deps, moved);

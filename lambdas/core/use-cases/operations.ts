@@ -1,5 +1,5 @@
-import { summariseCatalog } from '../catalog/builder';
-import { parseCatalogDocumentV1 as parseCatalogDocument } from '../catalog/document-v1';
+import { type CatalogDocument, parseCatalogDocument, parseCatalogUpload } from '../catalog/document';
+import { summariseCatalog } from '../catalog/finishing/results';
 import { catalogJsonChunks } from '../catalog/writer';
 import { ConflictError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { type JobRecord, jobResource, problem } from '../model';
@@ -48,13 +48,18 @@ const findJob = async (deps: Pick<OperationsDeps, 'jobs'>, id: string): Promise<
   return job;
 };
 
-const readDraft = async (deps: Pick<OperationsDeps, 'catalogs'>, job: JobRecord): Promise<unknown> => {
+/** The draft as format 2 (a catalog stored before format 2 is upgraded), or null when too large to inline. */
+const readDraft = async (
+  deps: Pick<OperationsDeps, 'catalogs'>,
+  job: JobRecord,
+): Promise<CatalogDocument | null> => {
   const key = objectKeys.catalog(job.clientId, job.id);
   const size = await deps.catalogs.size(key);
   if (size === undefined || size > INLINE_DRAFT_BYTES) return null;
   const chunks: Buffer[] = [];
   for await (const chunk of await deps.catalogs.read(key)) chunks.push(Buffer.from(chunk));
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  const parsed = parseCatalogDocument(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+  return parsed.ok ? parsed.document : null;
 };
 
 /** A job with its client, instructions, sources (all in job_data) and its draft catalog. */
@@ -81,23 +86,25 @@ const requireReview = (job: JobRecord, event: 'replace_catalog' | 'ops_complete'
 };
 
 /**
- * Replaces the draft with a catalog document of SPEC 5.5 (validated, with JSON Pointers to each problem).
- * The document must be this job's: same job_id and job_type.
+ * Replaces the draft with a catalog document of SPEC 5.5, format 1 or 2 (validated, with JSON Pointers to
+ * each problem), stored as format 2. The document must be this job's: same job_type, and job_id when it
+ * gives one; a missing job_id or generated_at is filled in.
  */
 export const replaceCatalog = async (deps: OperationsDeps, id: string, body: unknown): Promise<JobRecord> => {
   const job = await findJob(deps, id);
   requireReview(job, 'replace_catalog');
-  const parsed = parseCatalogDocument(body);
+  const parsed = parseCatalogUpload(body);
   if (!parsed.ok) {
     throw new ValidationError(
       'The catalog document is invalid.',
       parsed.errors.map((e) => ({ pointer: e.pointer, code: 'invalid_value', message: e.message })),
     );
   }
-  const document = parsed.document;
+  const upload = parsed.document;
   const mismatches = [
-    document.job_id !== job.id && { pointer: '/job_id', code: 'invalid_value', message: `must be ${job.id}` },
-    document.job_type !== job.jobType && {
+    upload.job_id !== undefined &&
+      upload.job_id !== job.id && { pointer: '/job_id', code: 'invalid_value', message: `must be ${job.id}` },
+    upload.job_type !== job.jobType && {
       pointer: '/job_type',
       code: 'invalid_value',
       message: `must be ${job.jobType}`,
@@ -105,17 +112,15 @@ export const replaceCatalog = async (deps: OperationsDeps, id: string, body: unk
   ].filter((e) => e !== false);
   if (mismatches.length > 0)
     throw new ValidationError('The catalog document belongs to another job.', mismatches);
+  const now = deps.clock.now().toISOString();
+  const document: CatalogDocument = { ...upload, job_id: job.id, generated_at: upload.generated_at ?? now };
   await deps.catalogs.write(
     objectKeys.catalog(job.clientId, job.id),
     catalogJsonChunks(document),
     'application/json',
   );
   return moveReviewed(deps, job, 'replace_catalog', {
-    results: {
-      ...job.results,
-      catalog: summariseCatalog(document),
-      catalog_replaced_at: deps.clock.now().toISOString(),
-    },
+    results: { ...job.results, catalog: summariseCatalog(document), catalog_replaced_at: now },
   });
 };
 
@@ -147,7 +152,7 @@ export const completeReviewedJob = async (deps: OperationsDeps, id: string): Pro
   if ((await deps.catalogs.size(objectKeys.catalog(job.clientId, job.id))) === undefined) {
     throw new InvalidStateError('The job has no catalog yet: PUT one to /v1/ops/jobs/{id}/catalog first.');
   }
-  const { review_reasons: _done, ...results } = job.results as Record<string, unknown>;
+  const { review_reasons: _done, ...results } = job.results;
   const completed = await moveReviewed(deps, job, 'ops_complete', {
     results,
     completedAt: deps.clock.now().toISOString(),

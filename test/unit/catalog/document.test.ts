@@ -1,4 +1,5 @@
-import { parseCatalogDocumentV1 as parseCatalogDocument } from '../../../lambdas/core/catalog/document-v1';
+import { parseCatalogDocument } from '../../../lambdas/core/catalog/document';
+import { upgradedVariantId } from '../../../lambdas/core/catalog/document-v1';
 
 const CAT = '8d4b3f0e-58a6-5e5a-9a53-9f1c54c4f001';
 const SUB = '8d4b3f0e-58a6-5e5a-9a53-9f1c54c4f002';
@@ -34,7 +35,7 @@ const anUpload = (): Record<string, unknown> => ({
   ],
 });
 
-describe('catalogDocumentSchema', () => {
+describe('catalog document format 1 (still accepted, read as format 2)', () => {
   test('a minimal upload is accepted and filled in with nulls and empty arrays', () => {
     const parsed = parseCatalogDocument(anUpload());
     expect(parsed.ok).toBe(true);
@@ -45,17 +46,28 @@ describe('catalogDocumentSchema', () => {
       name: 'Margherita',
       description: null,
       category_id: SUB,
-      sku: null,
-      gtin: null,
       brand: null,
-      size: null,
-      unit: null,
-      price: { amount: 1250, currency: 'USD' },
       tags: [],
       calories: null,
       modifier_group_ids: [GROUP],
       images: [],
       external_id: null,
+      option_names: [],
+      variants: [
+        {
+          id: upgradedVariantId(ITEM),
+          name: null,
+          options: {},
+          sku: null,
+          gtin: null,
+          size: null,
+          unit: null,
+          price: { amount: 1250, currency: 'USD' },
+          pricing: 'fixed',
+          images: [],
+          external_id: null,
+        },
+      ],
     });
     expect(parsed.document.modifier_groups[0]?.modifiers[0]).toEqual({ id: MOD, name: 'Large', price: null });
   });
@@ -69,7 +81,7 @@ describe('catalogDocumentSchema', () => {
   test.each<[string, (doc: Record<string, unknown> & { items: Record<string, unknown>[] }) => void, string]>([
     ['unknown top-level key', (d) => Object.assign(d, { extra: 1 }), ''],
     ['unknown item key', (d) => Object.assign(d.items[0] as object, { colour: 'red' }), '/items/0'],
-    ['format_version 2', (d) => Object.assign(d, { format_version: 2 }), '/format_version'],
+    ['format_version 3', (d) => Object.assign(d, { format_version: 3 }), '/format_version'],
     [
       'fractional amount',
       (d) => Object.assign(d.items[0] as object, { price: { amount: 12.5, currency: 'USD' } }),

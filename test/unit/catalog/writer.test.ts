@@ -2,20 +2,16 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { CatalogBuilder } from '../../../lambdas/core/catalog/builder';
 import {
-  type CatalogDocumentV1 as CatalogDocument,
-  type ItemV1 as Item,
-  parseCatalogDocumentV1 as parseCatalogDocument,
-} from '../../../lambdas/core/catalog/document-v1';
+  type CatalogDocument,
+  type Item,
+  parseCatalogDocument,
+} from '../../../lambdas/core/catalog/document';
 import { catalogJsonChunks, writeCatalogJson } from '../../../lambdas/core/catalog/writer';
-import { aCatalogJob } from '../../fixtures/catalog/jobs';
+import { buildCsv } from '../../fixtures/catalog/build';
 
-const menuDocument = async (): Promise<CatalogDocument> => {
-  const builder = new CatalogBuilder(aCatalogJob());
-  await builder.addCsv('menu.csv', [readFileSync(join(__dirname, '../../fixtures/catalog/menu.csv'))]);
-  return builder.build('2025-01-02T03:04:05.000Z').document;
-};
+const menuDocument = async (): Promise<CatalogDocument> =>
+  (await buildCsv(readFileSync(join(__dirname, '../../fixtures/catalog/menu.csv')))).document;
 
 const join_ = async (chunks: AsyncIterable<string>) => {
   let text = '';
@@ -29,7 +25,7 @@ describe('catalogJsonChunks', () => {
     const text = await join_(catalogJsonChunks(document));
     const parsed = JSON.parse(text);
     expect(parsed).toEqual(document);
-    expect(parseCatalogDocument(parsed)).toEqual({ ok: true, document });
+    expect(parseCatalogDocument(parsed)).toEqual({ ok: true, document, formatVersion: 2 });
     expect(Object.keys(parsed)).toEqual([
       'format_version',
       'job_id',
@@ -51,7 +47,7 @@ describe('catalogJsonChunks', () => {
     expect(JSON.parse(text)).toEqual(document);
     expect(text).toContain('"items":[]');
     const withItems = await join_(catalogJsonChunks(await menuDocument()));
-    expect(withItems.split('\n').filter((line) => line.startsWith('{"id"'))).toHaveLength(3 + 4 + 4);
+    expect(withItems.split('\n').filter((line) => line.startsWith('{"id"'))).toHaveLength(3 + 5 + 4);
   });
 
   test('chunks stay near the chunk size however many items there are; lists may be lazy', async () => {
@@ -106,7 +102,7 @@ describe('writeCatalogJson', () => {
     expect(stats).toEqual({
       sizeBytes: bytes.length,
       checksumSha256: createHash('sha256').update(bytes).digest('hex'),
-      itemCount: 4,
+      itemCount: 5,
     });
   });
 

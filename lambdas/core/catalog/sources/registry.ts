@@ -1,7 +1,10 @@
+import { csvReader } from './csv';
 import { htmlReader } from './html';
+import { jsonReader } from './json';
 import { reviewOnlyReader } from './review-only';
 import { isOle, isOtherImage, isPdf, sniffImageFormat } from './signatures';
 import type { SourceReader } from './types';
+import { xlsxReader } from './xlsx';
 
 /**
  * Every source format the service recognises, in detection order (sources/detect.ts): binary signatures
@@ -41,4 +44,12 @@ export const unknownReader = reviewOnlyReader('unknown', {
   signature: isOle,
 });
 
-export const SOURCE_READERS: readonly SourceReader[] = [pdfReader, imageReader, unknownReader, htmlReader];
+export const SOURCE_READERS: readonly SourceReader[] = [
+  pdfReader,
+  imageReader,
+  xlsxReader,
+  unknownReader,
+  jsonReader,
+  htmlReader,
+  csvReader,
+];

@@ -4,6 +4,8 @@ export interface ReviewOnlyOptions
   extends Pick<SourceReader, 'signature' | 'contentTypes' | 'extensions' | 'sniffText'> {
   /** Why a person must read it, e.g. `a PDF menu`. */
   readonly what: string;
+  /** A text format (detected only when it decodes as text). */
+  readonly textual?: boolean;
 }
 
 /**
@@ -13,7 +15,7 @@ export interface ReviewOnlyOptions
  */
 export const reviewOnlyReader = (format: SourceFormat, options: ReviewOnlyOptions): SourceReader => ({
   format,
-  textual: false,
+  textual: options.textual ?? false,
   signature: options.signature,
   contentTypes: options.contentTypes,
   extensions: options.extensions,

@@ -16,6 +16,9 @@ import type { WebJobContext } from '../web/web-session';
  * person must check the result (`ctx.needsReview`: the job then goes to `in_review`).
  */
 
+/** Bytes as a source yields them: a Node Readable, a fetch body, or the OutboundResponse body. */
+export type ByteStream = AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
+
 export const SOURCE_FORMATS = ['csv', 'xlsx', 'json', 'pdf', 'image', 'html', 'unknown'] as const;
 export type SourceFormat = (typeof SOURCE_FORMATS)[number];
 

@@ -53,3 +53,14 @@ export const webUserAgent = (contact?: string | null): string =>
   `${ROBOTS_TOKEN}/1.0 (catalog-jobs-service; reads a merchant's own menu or store on the merchant's request${
     contact ? `; +${contact}` : ''
   })`;
+
+/** What a deployment sets for web sources: the bounds and the User-Agent (with its contact, if any). */
+export interface WebSourceSettings {
+  readonly limits: WebLimits;
+  readonly userAgent: string;
+}
+
+export const DEFAULT_WEB_SETTINGS: WebSourceSettings = {
+  limits: DEFAULT_WEB_LIMITS,
+  userAgent: webUserAgent(),
+};

@@ -60,7 +60,7 @@ export const gtinOf = (scope: SchemaScope, node: SchemaNode, itemName: string): 
       if (property === 'isbn' && !/^97[89]/.test(String(value).replace(/[\s-]/g, ''))) continue;
       const read = readGtin(value);
       if (read.ok) return read.value;
-      warn(scope, 'invalid_barcode', `${itemName}: ${read.message}; kept without it`, property);
+      warn(scope, read.code, `${itemName}: ${read.message}; kept without it`, property);
     }
   }
   return null;
@@ -134,7 +134,7 @@ const priceOfOffer = (
   if (typeof raw !== 'string' && typeof raw !== 'number') return { ...base, price: null, pricing: 'fixed' };
   const read = readPrice(raw, currency);
   if (!read.ok) {
-    warn(scope, 'invalid_price', `${itemName}: ${read.message}; kept without a price`, 'price');
+    warn(scope, read.code, `${itemName}: ${read.message}; kept without a price`, 'price');
     return { ...base, price: null, pricing: 'fixed' };
   }
   return { ...base, price: read.price, pricing: read.pricing };

@@ -56,7 +56,7 @@ const modifierOf = (scope: SchemaScope, node: SchemaNode, itemName: string) => {
   const raw = offer ? scope.graph.values(offer, 'price')[0] : undefined;
   if (typeof raw !== 'string' && typeof raw !== 'number') return [{ name, price: null }];
   const read = readPrice(raw, scope.context.currency);
-  if (!read.ok) warn(scope, 'invalid_price', `${itemName}, add-on ${name}: ${read.message}`, 'price');
+  if (!read.ok) warn(scope, read.code, `${itemName}, add-on ${name}: ${read.message}`, 'price');
   return [{ name, price: read.ok ? read.price : null }];
 };
 

@@ -67,7 +67,7 @@ const variantOf = (
     if (read.ok) ({ price, pricing } = read);
     else
       warnings.push({
-        code: 'invalid_price',
+        code: read.code,
         message: `${name}: ${read.message}; kept without a price`,
         field: 'price',
       });
@@ -79,7 +79,7 @@ const variantOf = (
     if (read.ok) gtin = read.value;
     else
       warnings.push({
-        code: 'invalid_barcode',
+        code: read.code,
         message: `${name}: barcode ${read.message}; kept without it`,
         field: 'barcode',
       });

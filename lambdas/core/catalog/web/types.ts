@@ -1,4 +1,5 @@
 import type { Price } from '../document';
+import type { WarningCode } from '../warnings';
 
 /**
  * What the web readers (schema.org data, storefront catalogs, HTML menu drafts) produce: catalog entities in
@@ -64,10 +65,7 @@ export interface WebItem {
   readonly confidence?: number;
 }
 
-/**
- * Warning codes only web sources give (the others they share with every source: `invalid_price`,
- * `invalid_barcode`, `invalid_calories`, `missing_name`, `not_a_price`, `conflicting_values`).
- */
+/** Warning codes only web sources give (they share the others with every source: `invalid_price`, …). */
 export const WEB_WARNING_CODES = [
   'page_limit',
   'robots_disallowed',
@@ -77,7 +75,6 @@ export const WEB_WARNING_CODES = [
   'currency_assumed',
   'variation_unread',
   'invalid_json_ld',
-  'no_prices',
   'structured_data_without_prices',
   'pdf_menu_linked',
   'links_not_followed',
@@ -86,15 +83,8 @@ export const WEB_WARNING_CODES = [
 
 /** A problem with one entity or one page: the entity is kept without the bad value, or the page skipped. */
 export interface WebWarning {
-  /** A stable snake_case reason: one of WEB_WARNING_CODES or a code every source uses. */
-  readonly code:
-    | (typeof WEB_WARNING_CODES)[number]
-    | 'invalid_price'
-    | 'invalid_barcode'
-    | 'invalid_calories'
-    | 'missing_name'
-    | 'not_a_price'
-    | 'conflicting_values';
+  /** A stable snake_case reason (warnings.ts; WEB_WARNING_CODES are the web sources' own). */
+  readonly code: WarningCode;
   readonly message: string;
   /** The page or endpoint the warning is about. */
   readonly url?: string;

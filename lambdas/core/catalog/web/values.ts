@@ -1,19 +1,15 @@
 import type { Price } from '../document';
-import { parseGtin } from '../gtin';
-import { isCurrencyCode, parsePrice } from '../money';
+import { isCurrencyCode } from '../money';
+import { parseBarcode } from '../rows/barcodes';
+import { parsePriceCell } from '../rows/prices';
+import type { WarningCode } from '../warnings';
 import type { WebImage } from './types';
 
 /** Field values as pages and storefronts write them → catalog values, or a reason they could not be read. */
 
 export type Read<T> =
   | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly message: string };
-
-/** Words menus use for a price that is set on the day (SPEC 5.2: the item is kept with `pricing: variable`). */
-const VARIABLE_PRICE =
-  /^(?:mp|m\.p\.?|market(?:\s+price)?|seasonal(?:\s+price)?|variable|price\s+varies|varies|a\.?q\.?|ask(?:\s+your\s+server)?|sp)$/i;
-
-export const isVariablePriceText = (text: string): boolean => VARIABLE_PRICE.test(text.trim());
+  | { readonly ok: false; readonly code: WarningCode; readonly message: string };
 
 /** An ISO 4217 code named by a source, upper-cased, or null when it names none or an unknown one. */
 export const currencyCode = (value: string | null | undefined): string | null => {
@@ -23,46 +19,48 @@ export const currencyCode = (value: string | null | undefined): string | null =>
 
 export type PriceReading =
   | { readonly ok: true; readonly price: Price | null; readonly pricing: 'fixed' | 'variable' }
-  | { readonly ok: false; readonly message: string };
+  | { readonly ok: false; readonly code: WarningCode; readonly message: string };
 
 /**
- * A price from structured data or a storefront: a number or a decimal string in major units, with or
- * without a currency symbol (`12.5`, `"12.50"`, `"$12.50"`, `"12,50 €"`), in `currency` unless the text
- * names another. Market-price words give `pricing: variable` and no amount.
+ * A price from structured data or a storefront, by the same rules as a spreadsheet's price cell
+ * (rows/prices.ts): a number or a decimal string in major units, with or without a currency symbol
+ * (`12.5`, `"12.50"`, `"$12.50"`, `"12,50 €"`), in `currency` unless the text names another; market-price
+ * words give `pricing: variable`; a deal or a price per pound is not a price.
  */
 export const readPrice = (value: string | number, currency: string): PriceReading => {
-  if (typeof value === 'string' && isVariablePriceText(value))
-    return { ok: true, price: null, pricing: 'variable' };
-  const parsed = parsePrice(typeof value === 'string' ? value.trim() : value, currency);
-  if (!parsed.ok)
-    return { ok: false, message: `price ${JSON.stringify(String(value).slice(0, 40))} ${parsed.message}` };
-  return { ok: true, price: parsed.price, pricing: 'fixed' };
+  const cell = parsePriceCell(typeof value === 'string' ? value.trim() : value, currency);
+  switch (cell.kind) {
+    case 'price':
+      return { ok: true, price: cell.price, pricing: 'fixed' };
+    case 'variable':
+      return { ok: true, price: null, pricing: 'variable' };
+    case 'empty':
+      return { ok: true, price: null, pricing: 'fixed' };
+    case 'invalid':
+      return { ok: false, code: cell.code, message: cell.message };
+    default:
+      return {
+        ok: false,
+        code: 'invalid_price',
+        message: `${JSON.stringify(String(value))} is not one price`,
+      };
+  }
 };
 
+/** Market-price words (`MP`, `market price`, `Tagespreis`, `時価`, …) standing for a price. */
+export const isVariablePriceText = (text: string): boolean =>
+  parsePriceCell(text.trim(), 'USD').kind === 'variable';
+
 /**
- * A GTIN from `gtin`, `gtin8/12/13/14` or a barcode field: digits (spaces and dashes removed), or a GS1
- * Digital Link URL (`https://id.gs1.org/01/00012345678905`); the check digit is verified. An 11-digit UPC
- * whose check digit is valid once zero-padded is restored.
+ * A GTIN from `gtin`, `gtin8/12/13/14` or a barcode field, by the rules of a spreadsheet's barcode column
+ * (rows/barcodes.ts), and also as a GS1 Digital Link URL (`https://id.gs1.org/01/00012345678905`).
  */
 export const readGtin = (value: string | number): Read<string> => {
-  const failed = (message: string): Read<string> => ({
-    ok: false,
-    message: `GTIN ${JSON.stringify(String(value).slice(0, 40))} ${message}`,
-  });
-  if (typeof value === 'number') {
-    const parsed = parseGtin(value);
-    return parsed.ok ? { ok: true, value: parsed.gtin } : failed(parsed.message);
-  }
-  let text = value.trim();
-  const digitalLink = /\/01\/(\d{8,14})(?:[/?#]|$)/.exec(text);
-  if (digitalLink) text = digitalLink[1] as string;
-  text = text.replace(/[\s-]/g, '');
-  if (/^\d{11}$/.test(text)) {
-    const padded = parseGtin(`0${text}`);
-    if (padded.ok) return { ok: true, value: padded.gtin };
-  }
-  const parsed = parseGtin(text);
-  return parsed.ok ? { ok: true, value: parsed.gtin } : failed(parsed.message);
+  const link = typeof value === 'string' ? /\/01\/(\d{8,14})(?:[/?#]|$)/.exec(value.trim())?.[1] : undefined;
+  const parsed = parseBarcode(link ?? value);
+  return parsed.ok
+    ? { ok: true, value: parsed.gtin }
+    : { ok: false, code: parsed.code, message: parsed.message };
 };
 
 /**
@@ -73,13 +71,18 @@ export const readCalories = (value: string | number): Read<number> => {
   if (typeof value === 'number') {
     return Number.isFinite(value) && value >= 0
       ? { ok: true, value: Math.round(value) }
-      : { ok: false, message: 'calories must be a positive number' };
+      : { ok: false, code: 'invalid_calories', message: 'calories must be a positive number' };
   }
   const text = value.trim().toLowerCase();
   if (/\d\s*(?:-|–|—|to)\s*\d/.test(text))
-    return { ok: false, message: `calories "${value.slice(0, 40)}" is a range` };
+    return { ok: false, code: 'invalid_calories', message: `calories "${value.slice(0, 40)}" is a range` };
   const match = /(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(kcal|cal(?:ories)?|kj|kilojoules?)?\b/.exec(text);
-  if (!match) return { ok: false, message: `calories "${value.slice(0, 40)}" is not a number` };
+  if (!match)
+    return {
+      ok: false,
+      code: 'invalid_calories',
+      message: `calories "${value.slice(0, 40)}" is not a number`,
+    };
   const amount = Number((match[1] as string).replaceAll(',', ''));
   const kilojoules = match[2] === 'kj' || match[2]?.startsWith('kilojoule');
   return { ok: true, value: Math.round(kilojoules ? amount / 4.184 : amount) };

@@ -82,7 +82,7 @@ describe('the HTML source reader', () => {
     });
     expect(reviews).toEqual([]);
     expect(details).toEqual([{ profile: 'schema_org', pages: 1 }]);
-    expect(warnings.map((w) => w.code)).toEqual(['invalid_price', 'missing_name']);
+    expect(warnings.map((w) => w.code)).toEqual(['not_a_price', 'missing_name']);
   });
 
   it('sends a drafted menu to review with provenance and confidence on every item', async () => {

@@ -109,7 +109,7 @@ describe('Shopify /products.json → catalog items', () => {
       'https://cdn.shopify.com/s/files/tea-5-big.jpg',
     ]);
     expect(mapped.items[0]?.variants[1]?.gtin).toBeNull();
-    expect(mapped.warnings).toEqual([expect.objectContaining({ code: 'invalid_barcode', field: 'barcode' })]);
+    expect(mapped.warnings).toEqual([expect.objectContaining({ code: 'invalid_gtin', field: 'barcode' })]);
   });
 
   it('recognises the endpoint by its shape and skips untitled products with a warning', () => {

@@ -63,7 +63,7 @@ describe('schema.org menus in JSON-LD', () => {
   it('keeps a market price as variable and an unreadable price as a warning', () => {
     expect(byName('Whole Branzino')?.variants[0]).toMatchObject({ price: null, pricing: 'variable' });
     expect(byName('Mussels')?.variants[0]).toMatchObject({ price: null, pricing: 'fixed' });
-    expect(result.warnings.map((w) => w.code)).toEqual(['invalid_price', 'missing_name']);
+    expect(result.warnings.map((w) => w.code)).toEqual(['not_a_price', 'missing_name']);
     expect(result.warnings[0]?.message).toContain('Mussels');
   });
 
@@ -320,7 +320,7 @@ describe('schema.org products', () => {
       retail,
     );
     expect(result.items[0]?.variants[0]?.gtin).toBeNull();
-    expect(result.warnings).toEqual([expect.objectContaining({ code: 'invalid_barcode', field: 'gtin12' })]);
+    expect(result.warnings).toEqual([expect.objectContaining({ code: 'bad_check_digit', field: 'gtin12' })]);
   });
 
   it('prefers the kind of data the job is for when a page has both', () => {

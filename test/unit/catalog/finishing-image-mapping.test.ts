@@ -1,12 +1,12 @@
-import { CatalogBuilder } from '../../../lambdas/core/catalog/builder';
-import { parseCatalogDocumentV1 as parseCatalogDocument } from '../../../lambdas/core/catalog/document-v1';
+import { parseCatalogDocument } from '../../../lambdas/core/catalog/document';
 import {
   extractImageIdentifiers,
   fetchImage,
   inspectImage,
   mapImages,
-} from '../../../lambdas/core/catalog/image-mapping';
+} from '../../../lambdas/core/catalog/finishing/image-mapping';
 import { OutboundBlockedError, OutboundNetworkError } from '../../../lambdas/core/outbound';
+import { buildCsv } from '../../fixtures/catalog/build';
 import { FakeHttp } from '../../fixtures/catalog/fake-http';
 import { gifBytes, jpegBytes, pngBytes, webpBytes } from '../../fixtures/catalog/images';
 import { aCatalogJob } from '../../fixtures/catalog/jobs';
@@ -74,11 +74,8 @@ const PRODUCTS = [
   'Bread,BR-1,,',
 ].join('\n');
 
-const retailCatalog = async () => {
-  const builder = new CatalogBuilder(aCatalogJob({ job_type: 'retail_image_mapping' }));
-  await builder.addCsv('products.csv', [PRODUCTS]);
-  return builder.build('2025-01-01T00:00:00Z').document;
-};
+const retailCatalog = async () =>
+  (await buildCsv(PRODUCTS, aCatalogJob({ job_type: 'retail_image_mapping' }), 'products.csv')).document;
 
 describe('mapImages', () => {
   test('matches by GTIN (zero-padded) then SKU; reports unmatched and unreachable', async () => {
@@ -103,15 +100,39 @@ describe('mapImages', () => {
       'https://img.test/timeout.jpg',
       'https://img.test/00036000291452.jpg',
     ];
-    const { document: mapped, results } = await mapImages(http, document, urls);
-    const [milk, oats, chips, bread] = mapped.items;
-    expect(mapped.image_mappings).toEqual([
-      { image_url: urls[0], item_id: milk?.id, matched_by: 'gtin', width: 800, height: 600 },
-      { image_url: urls[1], item_id: oats?.id, matched_by: 'gtin', width: 100, height: 50 },
-      { image_url: urls[2], item_id: chips?.id, matched_by: 'sku', width: 64, height: 64 },
+    const { imageMappings, results } = await mapImages(http, document.items, urls);
+    const [milk, oats, chips, bread] = document.items;
+    const variant = (item: typeof milk) => item?.variants[0]?.id;
+    expect(imageMappings).toEqual([
+      {
+        image_url: urls[0],
+        item_id: milk?.id,
+        variant_id: variant(milk),
+        matched_by: 'gtin',
+        width: 800,
+        height: 600,
+      },
+      {
+        image_url: urls[1],
+        item_id: oats?.id,
+        variant_id: variant(oats),
+        matched_by: 'gtin',
+        width: 100,
+        height: 50,
+      },
+      {
+        image_url: urls[2],
+        item_id: chips?.id,
+        variant_id: variant(chips),
+        matched_by: 'sku',
+        width: 64,
+        height: 64,
+      },
     ]);
-    expect(milk?.images).toEqual([{ url: urls[0], width: 800, height: 600 }]);
-    expect(bread?.images).toEqual([]);
+    // The image goes on the variant it names.
+    expect(milk?.variants[0]?.images).toEqual([{ url: urls[0], width: 800, height: 600 }]);
+    expect(milk?.images).toEqual([]);
+    expect(bread?.variants[0]?.images).toEqual([]);
     expect(results).toEqual({
       mapped_count: 3,
       unmatched_images: ['https://img.test/unknown-thing.gif'],
@@ -127,8 +148,8 @@ describe('mapImages', () => {
     });
     expect(http.requests).toHaveLength(8); // the duplicate URL is fetched once
     expect(http.requests[0]).toMatchObject({ method: 'GET', followRedirects: true, timeoutMs: 15_000 });
+    const mapped = { ...document, image_mappings: imageMappings };
     expect(parseCatalogDocument(JSON.parse(JSON.stringify(mapped))).ok).toBe(true);
-    expect(document.image_mappings).toEqual([]); // the input document is left alone
   });
 
   test('concurrency is bounded', async () => {
@@ -137,7 +158,7 @@ describe('mapImages', () => {
     const urls = Array.from({ length: 40 }, (_, i) => `https://img.test/${i}.png`);
     for (const url of urls) answers[url] = { status: 200, body: pngBytes(1, 1) };
     const http = new FakeHttp(answers);
-    const { results } = await mapImages(http, document, urls, { concurrency: 3 });
+    const { results } = await mapImages(http, document.items, urls, { concurrency: 3 });
     expect(http.requests).toHaveLength(40);
     expect(http.maxInFlight).toBe(3);
     expect(results.unmatched_count).toBe(40);
@@ -146,7 +167,7 @@ describe('mapImages', () => {
   test('lists are capped, counts are not', async () => {
     const document = await retailCatalog();
     const urls = Array.from({ length: 5 }, (_, i) => `https://img.test/missing-${i}.png`);
-    const { results } = await mapImages(new FakeHttp({}), document, urls, { listLimit: 2 });
+    const { results } = await mapImages(new FakeHttp({}), document.items, urls, { listLimit: 2 });
     expect(results.unreachable_images).toHaveLength(2);
     expect(results.unreachable_count).toBe(5);
   });

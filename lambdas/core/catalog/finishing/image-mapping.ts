@@ -1,13 +1,10 @@
 import { imageSize } from 'image-size';
-import { discardBody, OutboundError } from '../outbound';
-import type { OutboundHttp } from '../ports';
-import { type ImageFormat, sniffImageFormat } from './detect';
-import type {
-  CatalogDocumentV1 as CatalogDocument,
-  ImageMappingV1 as ImageMapping,
-  ItemV1 as Item,
-} from './document-v1';
-import { hasValidCheckDigit } from './gtin';
+import { discardBody, OutboundError } from '../../outbound';
+import type { OutboundHttp } from '../../ports';
+import type { ImageMapping, Item, ItemImage, Variant } from '../document';
+import { hasValidCheckDigit } from '../gtin';
+import { type ImageFormat, sniffImageFormat } from '../sources/signatures';
+import type { ImageMappingResults } from './results';
 
 /** Identifiers found in an image URL's file name, in the order they are tried. */
 export interface ImageIdentifiers {
@@ -147,16 +144,6 @@ export interface UnreachableImage {
   readonly reason: string;
 }
 
-/** SPEC 5.2: what retail_image_mapping adds to `results`. Lists are capped (the job record has a size limit). */
-export interface ImageMappingResults {
-  readonly mapped_count: number;
-  readonly unmatched_images: readonly string[];
-  readonly unmatched_count: number;
-  readonly unreachable_images: readonly UnreachableImage[];
-  readonly unreachable_count: number;
-  readonly products_without_image_count: number;
-}
-
 export interface ImageMappingOptions {
   /** Images fetched at the same time (8). */
   readonly concurrency?: number;
@@ -169,13 +156,13 @@ export interface ImageMappingOptions {
 }
 
 export interface ImageMappingOutcome {
-  /** The document with `image_mappings` and each mapped item's `images` filled in. */
-  readonly document: CatalogDocument;
-  readonly results: ImageMappingResults;
+  readonly imageMappings: ImageMapping[];
+  readonly results: Required<ImageMappingResults>;
 }
 
 interface Match {
   readonly item: Item;
+  readonly variant: Variant;
   readonly matchedBy: 'gtin' | 'sku';
 }
 
@@ -199,40 +186,44 @@ const mapWithConcurrency = async <T, R>(
 };
 
 /**
- * retail_image_mapping (SPEC 5.2): matches each image URL to a product by the GTIN/UPC found in its file
- * name (compared as GTIN-14, so UPC-12 and GTIN-13/14 match when zero-padded equal), else by SKU; fetches
- * every image with bounded concurrency, checks its magic bytes and records width and height.
+ * retail_image_mapping (SPEC 5.2): matches each image URL to a product variant by the GTIN/UPC found in
+ * its file name (compared as GTIN-14, so UPC-12 and GTIN-13/14 match when zero-padded equal), else by SKU;
+ * fetches every image with bounded concurrency, checks its magic bytes and records width and height. The
+ * image is added to the variant's `images` (the items are changed in place) and an image mapping points
+ * at the item and the variant.
  *
  * An image that cannot be fetched or is not an image is "unreachable"; one that is an image but names no
  * product is "unmatched". Duplicate URLs are handled once.
  *
  * @example
- * const { document, results } = await mapImages(http, built.document, job.job_data.image_sources);
+ * const { imageMappings, results } = await mapImages(http, catalog.items, job.job_data.image_sources);
  */
 export const mapImages = async (
   http: OutboundHttp,
-  document: CatalogDocument,
+  items: readonly Item[],
   imageUrls: readonly string[],
   options: ImageMappingOptions = {},
 ): Promise<ImageMappingOutcome> => {
   const listLimit = options.listLimit ?? 100;
-  const byGtin = new Map<string, Item>();
-  const bySku = new Map<string, Item>();
-  for (const item of document.items) {
-    if (item.gtin !== null && !byGtin.has(item.gtin.padStart(14, '0')))
-      byGtin.set(item.gtin.padStart(14, '0'), item);
-    if (item.sku !== null && !bySku.has(item.sku.trim().toLowerCase()))
-      bySku.set(item.sku.trim().toLowerCase(), item);
+  const byGtin = new Map<string, Match>();
+  const bySku = new Map<string, Match>();
+  for (const item of items) {
+    for (const variant of item.variants) {
+      if (variant.gtin !== null && !byGtin.has(variant.gtin.padStart(14, '0')))
+        byGtin.set(variant.gtin.padStart(14, '0'), { item, variant, matchedBy: 'gtin' });
+      if (variant.sku !== null && !bySku.has(variant.sku.trim().toLowerCase()))
+        bySku.set(variant.sku.trim().toLowerCase(), { item, variant, matchedBy: 'sku' });
+    }
   }
   const findMatch = (url: string): Match | null => {
     const ids = extractImageIdentifiers(url);
     for (const gtin of ids.gtin14s) {
-      const item = byGtin.get(gtin);
-      if (item) return { item, matchedBy: 'gtin' };
+      const match = byGtin.get(gtin);
+      if (match) return match;
     }
     for (const sku of ids.skus) {
-      const item = bySku.get(sku);
-      if (item) return { item, matchedBy: 'sku' };
+      const match = bySku.get(sku);
+      if (match) return match;
     }
     return null;
   };
@@ -246,7 +237,6 @@ export const mapImages = async (
   );
 
   const mappings: ImageMapping[] = [];
-  const imagesByItem = new Map<string, { url: string; width: number | null; height: number | null }[]>();
   const unmatched: string[] = [];
   const unreachable: UnreachableImage[] = [];
   urls.forEach((url, index) => {
@@ -261,27 +251,32 @@ export const mapImages = async (
       return;
     }
     const { width, height } = result.info;
-    mappings.push({ image_url: url, item_id: match.item.id, matched_by: match.matchedBy, width, height });
-    const list = imagesByItem.get(match.item.id) ?? [];
-    list.push({ url, width, height });
-    imagesByItem.set(match.item.id, list);
+    mappings.push({
+      image_url: url,
+      item_id: match.item.id,
+      variant_id: match.variant.id,
+      matched_by: match.matchedBy,
+      width,
+      height,
+    });
+    const image: ItemImage = { url, width, height };
+    if (!match.variant.images.some((i) => i.url === url)) match.variant.images.push(image);
   });
 
-  const items = document.items.map((item) => {
-    const added = imagesByItem.get(item.id);
-    if (added === undefined) return item;
-    const known = new Set(item.images.map((i) => i.url));
-    return { ...item, images: [...item.images, ...added.filter((i) => !known.has(i.url))] };
-  });
+  let withoutImage = 0;
+  for (const item of items) {
+    for (const variant of item.variants)
+      if (item.images.length === 0 && variant.images.length === 0) withoutImage += 1;
+  }
   return {
-    document: { ...document, items, image_mappings: [...document.image_mappings, ...mappings] },
+    imageMappings: mappings,
     results: {
       mapped_count: mappings.length,
       unmatched_images: unmatched.slice(0, listLimit),
       unmatched_count: unmatched.length,
       unreachable_images: unreachable.slice(0, listLimit),
       unreachable_count: unreachable.length,
-      products_without_image_count: items.filter((item) => item.images.length === 0).length,
+      products_without_image_count: withoutImage,
     },
   };
 };

@@ -1,0 +1,364 @@
+import type { Category, Item, ModifierGroup, Variant } from '../document';
+import { FIELD_LIMITS, MAX_CATALOG_ITEMS } from '../document';
+import type { Draft, DraftItem, DraftModifierGroup, Provenance } from '../draft';
+import { CatalogLimitError } from '../errors';
+import { type EntityKind, makeEntityIds } from '../ids';
+import type { WarningInput } from '../warnings';
+import { type CheckedItem, type CheckedVariant, checkDraft, type DraftWarn } from './check-draft';
+import { fold, type IdentityRule, pathKey, variantLabel } from './identity';
+
+/**
+ * Assembly (SPEC 5.5): drafts → categories, items, variants and modifier groups. Each draft is checked
+ * (check-draft.ts), its item found by the job type's identity rule and merged: new variants added, a
+ * variant already there reported as a duplicate (unless the draft only repeats it to add a modifier, as
+ * flattened modifier rows do), images, tags and modifiers merged, empty fields filled. Ids are UUIDv5 of
+ * the job id and natural keys, so the order of the drafts changes no id.
+ */
+
+interface GroupState {
+  readonly key: string;
+  readonly group: ModifierGroup;
+  readonly modifierKeys: Set<string>;
+  fixedMax: boolean;
+}
+
+interface ItemState {
+  readonly key: string;
+  readonly item: Item;
+  readonly variantKeys: string[];
+  /** Variants that got no name from the source (named after their size when the item has several). */
+  readonly unnamed: Set<Variant>;
+  readonly groups: GroupState[];
+  readonly provenance: Provenance | undefined;
+}
+
+export interface AssemblyOptions {
+  readonly jobId: string;
+  readonly identity: IdentityRule;
+  /** SPEC 9 (200,000). */
+  readonly maxItems?: number;
+  readonly warn: (warning: WarningInput & { readonly source: string }) => void;
+}
+
+export interface AssembledCatalog {
+  readonly categories: Category[];
+  readonly items: Item[];
+  readonly modifierGroups: ModifierGroup[];
+  /** Category path (`A > B`) of each category id, for client mappings. */
+  readonly categoryPaths: ReadonlyMap<string, string>;
+}
+
+export class CatalogAssembler {
+  private readonly idOf: (kind: EntityKind, key: string) => string;
+  private readonly maxItems: number;
+  private readonly categories = new Map<string, { category: Category; path: string }>();
+  private readonly categoryById = new Map<string, Category>();
+  private readonly siblings = new Map<string | null, number>();
+  private readonly items: ItemState[] = [];
+  private readonly byKey = new Map<string, ItemState>();
+  private readonly unique = new Map<string, { state: ItemState; variantKey: string }>();
+  private readonly groups: GroupState[] = [];
+
+  constructor(private readonly options: AssemblyOptions) {
+    this.idOf = makeEntityIds(options.jobId);
+    this.maxItems = options.maxItems ?? MAX_CATALOG_ITEMS;
+  }
+
+  /** Items so far. */
+  get itemCount(): number {
+    return this.items.length;
+  }
+
+  add(draft: Draft, fallbackSource: string): void {
+    const source = draft.provenance?.source ?? fallbackSource;
+    const row = draft.provenance?.row ?? null;
+    const warn: DraftWarn = (column, code, message) =>
+      this.options.warn({ source, row, column, code, message });
+    if (draft.kind === 'category') {
+      const path = draft.path.map((s) => s.trim()).filter(Boolean);
+      if (path.length === 0) return;
+      const category = this.categoryOf(path);
+      if (draft.externalId) category.external_id = draft.externalId;
+      return;
+    }
+    const checked = checkDraft(draft, warn);
+    if (checked !== null) this.addItem(draft, checked, warn);
+  }
+
+  private categoryOf(path: readonly string[]): Category {
+    let parent: Category | null = null;
+    for (let depth = 1; depth <= path.length; depth += 1) {
+      const key = pathKey(path.slice(0, depth));
+      let entry = this.categories.get(key);
+      if (entry === undefined) {
+        const parentId: string | null = parent === null ? null : parent.id;
+        const sort = this.siblings.get(parentId) ?? 0;
+        this.siblings.set(parentId, sort + 1);
+        const category: Category = {
+          id: this.idOf('category', key),
+          name: path[depth - 1] as string,
+          parent_id: parentId,
+          sort,
+          external_id: null,
+        };
+        entry = { category, path: path.slice(0, depth).join(' > ') };
+        this.categories.set(key, entry);
+        this.categoryById.set(category.id, category);
+      }
+      parent = entry.category;
+    }
+    return parent as Category;
+  }
+
+  private addItem(draft: DraftItem, checked: CheckedItem, warn: DraftWarn): void {
+    const identity = this.options.identity;
+    const key = identity.itemKey(checked);
+    let state = this.byKey.get(key);
+    const addsModifiers = checked.modifierGroups.length > 0;
+    const accepted: { variant: CheckedVariant; variantKey: string }[] = [];
+    for (const variant of checked.variants) {
+      const variantKey = identity.variantKey(variant);
+      if (accepted.some((a) => a.variantKey === variantKey)) continue;
+      const clash = identity
+        .uniqueKeys(variant)
+        .map((u) => ({ ...u, owner: this.unique.get(u.key) }))
+        .find((u) => u.owner !== undefined);
+      if (clash?.owner !== undefined) {
+        const repeat = clash.owner.state === state && clash.owner.variantKey === variantKey;
+        if (!(repeat && addsModifiers)) {
+          warn(
+            clash.what === 'GTIN' ? 'gtin' : 'sku',
+            'duplicate_product',
+            `duplicate product (same ${clash.what} as ${JSON.stringify(clash.owner.state.item.name)}); skipped`,
+          );
+        }
+        continue;
+      }
+      if (state?.variantKeys.includes(variantKey)) {
+        if (!addsModifiers) this.duplicate(state, variant, warn);
+        continue;
+      }
+      accepted.push({ variant, variantKey });
+    }
+    if (state === undefined) {
+      if (accepted.length === 0 && checked.variants.length > 0 && !addsModifiers) return;
+      state = this.createItem(key, checked, draft.provenance);
+    } else {
+      this.mergeFields(state.item, checked);
+    }
+    for (const { variant, variantKey } of accepted) this.addVariant(state, variant, variantKey, warn);
+    for (const group of checked.modifierGroups) this.addGroup(state, group, warn);
+  }
+
+  private duplicate(state: ItemState, variant: CheckedVariant, warn: DraftWarn): void {
+    const label = variantLabel(variant);
+    const categoryName =
+      state.item.category_id === null ? undefined : this.categoryById.get(state.item.category_id)?.name;
+    const category = categoryName === undefined ? '' : ` in category ${JSON.stringify(categoryName)}`;
+    warn(
+      label === null ? 'name' : 'variant',
+      label === null ? 'duplicate_item' : 'duplicate_variant',
+      label === null
+        ? `duplicate item ${JSON.stringify(state.item.name)}${category}; skipped`
+        : `duplicate variant ${JSON.stringify(label)} of ${JSON.stringify(state.item.name)}; skipped`,
+    );
+  }
+
+  private createItem(key: string, checked: CheckedItem, provenance: Provenance | undefined): ItemState {
+    if (this.items.length >= this.maxItems) {
+      throw new CatalogLimitError(`the catalog has more than ${this.maxItems} items, the limit per catalog`);
+    }
+    const item: Item = {
+      id: this.idOf('item', key),
+      name: checked.name,
+      description: checked.description,
+      category_id: checked.categoryPath.length === 0 ? null : this.categoryOf(checked.categoryPath).id,
+      brand: checked.brand,
+      tags: checked.tags,
+      calories: checked.calories,
+      modifier_group_ids: [],
+      images: checked.images,
+      external_id: checked.externalId,
+      option_names: [...checked.optionNames].slice(0, FIELD_LIMITS.options),
+      variants: [],
+    };
+    const state: ItemState = { key, item, variantKeys: [], unnamed: new Set(), groups: [], provenance };
+    this.items.push(state);
+    this.byKey.set(key, state);
+    return state;
+  }
+
+  private mergeFields(item: Item, checked: CheckedItem): void {
+    item.description ??= checked.description;
+    item.brand ??= checked.brand;
+    item.calories ??= checked.calories;
+    item.external_id ??= checked.externalId;
+    for (const tag of checked.tags) {
+      if (
+        item.tags.length < FIELD_LIMITS.tags &&
+        !item.tags.some((t) => t.toLowerCase() === tag.toLowerCase())
+      )
+        item.tags.push(tag);
+    }
+    for (const image of checked.images) {
+      if (item.images.length < FIELD_LIMITS.images && !item.images.some((i) => i.url === image.url))
+        item.images.push(image);
+    }
+    for (const name of checked.optionNames) {
+      if (item.option_names.length < FIELD_LIMITS.options && !item.option_names.includes(name))
+        item.option_names.push(name);
+    }
+  }
+
+  private addVariant(state: ItemState, variant: CheckedVariant, variantKey: string, warn: DraftWarn): void {
+    if (state.item.variants.length >= FIELD_LIMITS.variants) {
+      warn(
+        'variant',
+        'too_many_variants',
+        `${JSON.stringify(state.item.name)} has more than ${FIELD_LIMITS.variants} variants; the others are ignored`,
+      );
+      return;
+    }
+    const options: Record<string, string> = {};
+    for (const [name, value] of Object.entries(variant.options)) {
+      if (!state.item.option_names.includes(name)) {
+        if (state.item.option_names.length >= FIELD_LIMITS.options) continue;
+        state.item.option_names.push(name);
+      }
+      options[name] = value;
+    }
+    const created: Variant = {
+      id: this.idOf('variant', `${state.key}#${variantKey}`),
+      name: variant.name,
+      options,
+      sku: variant.sku,
+      gtin: variant.gtin,
+      size: variant.size,
+      unit: variant.unit,
+      price: variant.price,
+      pricing: variant.pricing,
+      images: variant.images,
+      external_id: variant.externalId,
+    };
+    state.item.variants.push(created);
+    state.variantKeys.push(variantKey);
+    if (variant.name === null && Object.keys(options).length === 0) state.unnamed.add(created);
+    for (const unique of this.options.identity.uniqueKeys(variant)) {
+      if (!this.unique.has(unique.key)) this.unique.set(unique.key, { state, variantKey });
+    }
+  }
+
+  private addGroup(state: ItemState, draft: DraftModifierGroup, warn: DraftWarn): void {
+    const name = draft.name.trim();
+    if (name === '' || name.length > FIELD_LIMITS.name) {
+      warn(
+        'modifier_group',
+        name === '' ? 'incomplete_modifier' : 'too_long',
+        'the modifier group has no usable name; ignored',
+      );
+      return;
+    }
+    const key = `${state.key}/${fold(name)}`;
+    let group = state.groups.find((g) => g.key === key);
+    if (group === undefined) {
+      const created: ModifierGroup = {
+        id: this.idOf('modifier_group', key),
+        name,
+        min: 0,
+        max: 0,
+        modifiers: [],
+      };
+      group = { key, group: created, modifierKeys: new Set(), fixedMax: false };
+      state.groups.push(group);
+      state.item.modifier_group_ids.push(created.id);
+      this.groups.push(group);
+    }
+    if (draft.min !== null && draft.min !== undefined && Number.isInteger(draft.min) && draft.min >= 0)
+      group.group.min = draft.min;
+    if (draft.max !== null && draft.max !== undefined && Number.isInteger(draft.max) && draft.max >= 0) {
+      group.group.max = draft.max;
+      group.fixedMax = true;
+    }
+    for (const modifier of draft.modifiers) {
+      const modifierName = modifier.name.trim();
+      const modifierKey = fold(modifierName);
+      if (modifierName === '' || modifierName.length > FIELD_LIMITS.name) continue;
+      if (group.modifierKeys.has(modifierKey)) {
+        warn(
+          'modifier',
+          'duplicate_modifier',
+          `duplicate modifier ${JSON.stringify(modifierName)} in group ${JSON.stringify(name)}; ignored`,
+        );
+        continue;
+      }
+      if (group.group.modifiers.length >= FIELD_LIMITS.modifiers) {
+        warn(
+          'modifier',
+          'too_many_values',
+          `group ${JSON.stringify(name)} has more than ${FIELD_LIMITS.modifiers} modifiers; the others are ignored`,
+        );
+        break;
+      }
+      group.modifierKeys.add(modifierKey);
+      group.group.modifiers.push({
+        id: this.idOf('modifier', `${key}/${modifierKey}`),
+        name: modifierName,
+        price: modifier.price ?? null,
+      });
+    }
+  }
+
+  /**
+   * The assembled catalog. An item no draft gave a variant (only modifier rows named it) gets one
+   * without a price, with a warning; variants of an item with several that the source did not name are
+   * named after their size; a modifier group's `max` defaults to its number of modifiers.
+   */
+  finish(): AssembledCatalog {
+    for (const state of this.items) {
+      const { item } = state;
+      if (item.variants.length === 0) {
+        this.options.warn({
+          source: state.provenance?.source ?? '',
+          row: state.provenance?.row ?? null,
+          column: 'price',
+          code: 'no_price',
+          message: `item ${JSON.stringify(item.name)} has modifiers but no row with its own price; kept without a price`,
+        });
+        item.variants.push({
+          id: this.idOf('variant', `${state.key}#`),
+          name: null,
+          options: {},
+          sku: null,
+          gtin: null,
+          size: null,
+          unit: null,
+          price: null,
+          pricing: 'fixed',
+          images: [],
+          external_id: null,
+        });
+      } else if (item.variants.length > 1 && state.unnamed.size > 0) {
+        const bySize =
+          item.option_names.length === 0 &&
+          item.variants.every((v) => state.unnamed.has(v) && v.size !== null);
+        for (const variant of state.unnamed) {
+          variant.name = variantLabel(variant);
+          if (bySize && variant.name !== null) variant.options = { Size: variant.name };
+        }
+        if (bySize) item.option_names = ['Size'];
+      }
+    }
+    for (const { group, fixedMax } of this.groups) {
+      if (!fixedMax) group.max = Math.max(group.modifiers.length, group.min);
+      group.max = Math.max(group.max, group.min);
+    }
+    const categoryPaths = new Map<string, string>();
+    for (const { category, path } of this.categories.values()) categoryPaths.set(category.id, path);
+    return {
+      categories: [...this.categories.values()].map((c) => c.category),
+      items: this.items.map((s) => s.item),
+      modifierGroups: this.groups.map((g) => g.group),
+      categoryPaths,
+    };
+  }
+}

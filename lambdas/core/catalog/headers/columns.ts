@@ -1,0 +1,77 @@
+import { type Field, fieldOf } from './aliases';
+import { bracketed, normaliseHeader, withoutBrackets } from './normalise';
+
+/**
+ * Which column holds which field. Built once per table from its header row; the row normalisers then
+ * read cells by index. A field may have several columns (`Name` and `Title`, `UPC` and `EAN`): the most
+ * preferred is read, the others are fallbacks for rows where it is empty.
+ */
+export interface ColumnMap<F extends string = string> {
+  /** The header row as written (blank headers are ''). */
+  readonly headers: readonly string[];
+  /** Field → column indices, preferred first. */
+  readonly fields: ReadonlyMap<F, readonly number[]>;
+  /** Columns no field uses, in header order. */
+  readonly unused: readonly number[];
+}
+
+/** Looks a normalised header up: the field it names and a rank (lower is preferred), or undefined. */
+export type HeaderLookup<F extends string> = (
+  normalised: string,
+  header: string,
+) => readonly [F, number] | undefined;
+
+/**
+ * The generic aliases of SPEC 5.2 (headers/aliases.ts). A header whose brackets list labels
+ * (`Price (glass / bottle)`) is looked up without them.
+ */
+export const genericLookup: HeaderLookup<Field> = (normalised, header) => {
+  const found = fieldOf(normalised);
+  if (found !== undefined) return found;
+  const inBrackets = bracketed(header);
+  return inBrackets !== null && /[/|]/.test(inBrackets)
+    ? fieldOf(normaliseHeader(withoutBrackets(header)))
+    : undefined;
+};
+
+/**
+ * Maps every header to a field with `lookup`; several columns of one field are ordered by rank, then by
+ * position.
+ *
+ * @example mapColumns(['Item', 'Price ($)', 'Notes'], genericLookup).fields // Map { 'name' => [0], 'price' => [1] }
+ */
+export const mapColumns = <F extends string>(
+  headers: readonly string[],
+  lookup: HeaderLookup<F>,
+): ColumnMap<F> => {
+  const found = new Map<F, { index: number; rank: number }[]>();
+  const unused: number[] = [];
+  headers.forEach((header, index) => {
+    const normalised = normaliseHeader(header);
+    const match = normalised === '' ? undefined : lookup(normalised, header);
+    if (match === undefined) {
+      unused.push(index);
+      return;
+    }
+    const [field, rank] = match;
+    const list = found.get(field) ?? [];
+    list.push({ index, rank });
+    found.set(field, list);
+  });
+  const fields = new Map<F, readonly number[]>();
+  for (const [field, list] of found) {
+    fields.set(
+      field,
+      list.sort((a, b) => a.rank - b.rank || a.index - b.index).map((c) => c.index),
+    );
+  }
+  return { headers, fields, unused };
+};
+
+/** A column's name for people: its header, made unique (`Price (column 7)`), or `(column N)` when blank. */
+export const columnLabel = (headers: readonly string[], index: number): string => {
+  const header = (headers[index] ?? '').trim();
+  if (header === '') return `(column ${index + 1})`;
+  const first = headers.findIndex((h) => h.trim() === header);
+  return first === index ? header : `${header} (column ${index + 1})`;
+};

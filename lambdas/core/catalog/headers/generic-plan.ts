@@ -1,0 +1,61 @@
+import type { Field } from './aliases';
+import { type ColumnMap, genericLookup, mapColumns } from './columns';
+import { priceLabels, type SizeColumn, sizeColumn, sizeLabelsHeader } from './size-columns';
+
+/**
+ * How a spreadsheet without a platform profile is read: its columns by the generic aliases of SPEC 5.2,
+ * plus (menus) one price column per size and the labels a price header gives for cells with several
+ * prices.
+ */
+export interface GenericPlan {
+  readonly headers: readonly string[];
+  readonly map: ColumnMap<Field>;
+  /** Per-size price columns (`Small`, `Medium`, `Large`); empty unless there are two, or one and no price column. */
+  readonly sizes: readonly SizeColumn[];
+  /** `Price (glass / bottle)` → `['glass', 'bottle']`. */
+  readonly priceLabels: readonly string[] | null;
+}
+
+/**
+ * Plans how to read a table's columns. `sizeColumns` (menus) looks for one price column per size and for
+ * a price column named by its sizes (`Glass / Bottle`). A table with prices but no column named like a
+ * name reads its first other column as the name (`Wine`, `Pizza`, a blank header).
+ */
+export const genericPlan = (headers: readonly string[], options: { sizeColumns: boolean }): GenericPlan => {
+  const mapped = mapColumns(headers, genericLookup);
+  const fields = new Map(mapped.fields);
+  let unused = [...mapped.unused];
+  let labels: readonly string[] | null = null;
+  let sizes: SizeColumn[] = [];
+  if (options.sizeColumns) {
+    if (!fields.has('price')) {
+      const labelled = unused.find((i) => sizeLabelsHeader(headers[i] ?? '') !== null);
+      if (labelled !== undefined) {
+        fields.set('price', [labelled]);
+        labels = sizeLabelsHeader(headers[labelled] ?? '');
+        unused = unused.filter((i) => i !== labelled);
+      }
+    }
+    sizes = unused.map((i) => sizeColumn(headers[i] ?? '', i)).filter((s) => s !== null);
+    if (sizes.length === 1 && fields.has('price')) sizes = [];
+    const taken = new Set(sizes.map((s) => s.index));
+    unused = unused.filter((i) => !taken.has(i));
+  }
+  if (!fields.has('name') && (fields.has('price') || sizes.length > 0)) {
+    const first = unused.find((i) => (headers[i] ?? '').trim() !== '' || i === 0);
+    if (
+      first !== undefined &&
+      first < (fields.get('price')?.[0] ?? sizes[0]?.index ?? Number.POSITIVE_INFINITY)
+    ) {
+      fields.set('name', [first]);
+      unused = unused.filter((i) => i !== first);
+    }
+  }
+  const price = fields.get('price')?.[0];
+  return {
+    headers,
+    map: { headers, fields, unused },
+    sizes,
+    priceLabels: labels ?? (price === undefined ? null : priceLabels(headers[price] ?? '')),
+  };
+};

@@ -1,0 +1,239 @@
+import type { DraftImage, DraftItem, DraftVariant } from '../../draft';
+import { categoryPath } from '../../rows/cells';
+import { rowCells } from '../../rows/row-cells';
+import type { RowReader, TableContext } from '../../rows/types';
+import { singleVariant } from '../../rows/variant-prices';
+import type { TableRow } from '../../sources/types';
+import type { Field } from '../aliases';
+import { normaliseHeader } from '../normalise';
+import {
+  columnFields,
+  optionNamesOf,
+  optionsName,
+  type Profile,
+  profileColumns,
+  providedFields,
+} from './profile';
+
+/**
+ * WooCommerce's product CSV (Products → Export): one row per product or variation. `Type` says which:
+ * `simple` and `external` products are items with one variant; a `variable` product is an item whose
+ * variants are the `variation` rows naming it in `Parent` (its SKU, or `id:<ID>`), with their
+ * `Attribute N name` / `Attribute N value(s)` as options; `grouped` products only list others and are
+ * skipped with a warning. `Categories` is a comma-separated list of `A > B` paths (the most specific is
+ * used); `Tags` and `Images` are comma-separated; `Regular price` is the price (`Sale price` is a
+ * promotion and is not read).
+ */
+
+const TABLE = {
+  id: ['id'],
+  type: ['type'],
+  sku: ['sku'],
+  gtin: ['gtin upc ean or isbn', 'gtin', 'ean', 'upc', 'barcode'],
+  name: ['name'],
+  description: ['description', 'short description'],
+  price: ['regular price'],
+  category: ['categories'],
+  tags: ['tags'],
+  image_url: ['images'],
+  parent: ['parent'],
+  brand: ['brands', 'brand'],
+} as const;
+
+type Role = keyof typeof TABLE;
+
+const ATTRIBUTE = /^attribute (\d+) (name|value s|values|value)$/;
+
+/** Splits on commas not escaped as `\,` (WooCommerce escapes commas inside names). */
+const splitList = (text: string): string[] =>
+  text
+    .split(/(?<!\\),/)
+    .map((s) => s.replace(/\\,/g, ',').trim())
+    .filter(Boolean);
+
+interface Parent {
+  readonly draft: Omit<DraftItem, 'variants' | 'optionNames'>;
+  readonly variants: DraftVariant[];
+}
+
+const open = (headers: readonly string[], ctx: TableContext): RowReader => {
+  const attributes = new Map<number, { name: number[]; value: number[] }>();
+  headers.forEach((header, index) => {
+    const match = ATTRIBUTE.exec(normaliseHeader(header));
+    if (match === null) return;
+    const n = Number(match[1]);
+    const entry = attributes.get(n) ?? { name: [], value: [] };
+    (match[2] === 'name' ? entry.name : entry.value).push(index);
+    attributes.set(n, entry);
+  });
+  const map = profileColumns(headers, TABLE);
+  const cells = rowCells(headers, ctx);
+  const col = (role: Role | Field): readonly number[] => map.fields.get(role) ?? [];
+  const [ID, TYPE, SKU, GTIN, NAME, DESCRIPTION, PRICE, CATEGORY, TAGS, IMAGES, PARENT, BRAND] = [
+    col('id'),
+    col('type'),
+    col('sku'),
+    col('gtin'),
+    col('name'),
+    col('description'),
+    col('price'),
+    col('category'),
+    col('tags'),
+    col('image_url'),
+    col('parent'),
+    col('brand'),
+  ];
+  const columns = columnFields(map);
+  for (const [n, { name, value }] of attributes) {
+    for (const i of name) columns.set(i, `option_name_${n}`);
+    for (const i of value) columns.set(i, `option_value_${n}`);
+  }
+  const parents = new Map<string, Parent>();
+  const order: Parent[] = [];
+  const orphans: { row: TableRow; parentRef: string; variant: DraftVariant; name: string }[] = [];
+
+  const categoryOf = (row: TableRow): string[] | null => {
+    const index = cells.first(row, CATEGORY);
+    if (index < 0) return null;
+    const paths = splitList(cells.text(row, [index]) ?? '')
+      .map(categoryPath)
+      .filter((p) => p.length > 0);
+    if (paths.length === 0) return null;
+    // `Clothing, Clothing > Hoodies`: a path and its own ancestors are one category, the deepest.
+    const distinct = paths.filter(
+      (p) =>
+        !paths.some(
+          (q) => q.length > p.length && p.every((name, i) => q[i]?.toLowerCase() === name.toLowerCase()),
+        ),
+    );
+    if (distinct.length > 1) {
+      ctx.warn(
+        row.row,
+        cells.label(index),
+        'several_categories',
+        `the product is in ${distinct.length} categories; the first (${(distinct[0] as string[]).join(' > ')}) is used`,
+      );
+    }
+    return distinct[0] ?? null;
+  };
+
+  const optionsOf = (row: TableRow): Record<string, string> => {
+    const options: Record<string, string> = {};
+    for (const { name, value } of attributes.values()) {
+      const optionName = cells.text(row, name);
+      const optionValue = cells.text(row, value);
+      if (optionName !== null && optionValue !== null) options[optionName] = optionValue;
+    }
+    return options;
+  };
+
+  const variantOf = (row: TableRow, options: Record<string, string>): DraftVariant => {
+    const { cell } = cells.priceOf(row, PRICE, ctx.currency);
+    const images: DraftImage[] = cells.images(row, IMAGES);
+    return {
+      ...singleVariant(cell, {
+        name: optionsName(options),
+        sku: cells.text(row, SKU),
+        gtin: cells.gtin(row, GTIN),
+      }),
+      options,
+      images: images.slice(0, 1),
+    };
+  };
+
+  const itemOf = (row: TableRow, name: string): Omit<DraftItem, 'variants' | 'optionNames'> => ({
+    kind: 'item',
+    categoryPath: categoryOf(row) ?? ctx.defaultCategory,
+    name,
+    description: cells.description(row, DESCRIPTION),
+    brand: cells.text(row, BRAND),
+    tags: cells.tags(row, TAGS),
+    images: cells.images(row, IMAGES),
+    provenance: { source: ctx.source, row: row.row, sheet: ctx.sheet },
+  });
+
+  return {
+    profile: 'woocommerce',
+    columns,
+    provides: providedFields(map),
+    row(row, emit) {
+      const types = (cells.text(row, TYPE) ?? 'simple').toLowerCase().split(/\s*,\s*/);
+      const name = cells.text(row, NAME);
+      if (types.includes('variation')) {
+        const parentRef = cells.text(row, PARENT);
+        const options = optionsOf(row);
+        const variant = variantOf(row, options);
+        const parent = parentRef === null ? undefined : parents.get(parentRef.toLowerCase());
+        if (parent !== undefined) parent.variants.push(variant);
+        else
+          orphans.push({
+            row,
+            parentRef: parentRef ?? '',
+            variant,
+            name: name ?? parentRef ?? 'Unnamed variation',
+          });
+        return;
+      }
+      if (name === null) {
+        ctx.warn(
+          row.row,
+          NAME[0] === undefined ? 'Name' : cells.label(NAME[0]),
+          'missing_name',
+          'the row has no name; skipped',
+        );
+        return;
+      }
+      if (types.includes('grouped')) {
+        ctx.warn(
+          row.row,
+          TYPE[0] === undefined ? 'Type' : cells.label(TYPE[0]),
+          'invalid_value',
+          `${JSON.stringify(name)} is a grouped product (it only lists other products); skipped`,
+        );
+        return;
+      }
+      if (types.includes('variable')) {
+        const parent: Parent = { draft: itemOf(row, name), variants: [] };
+        const id = cells.text(row, ID);
+        const sku = cells.text(row, SKU);
+        if (id !== null) parents.set(`id:${id}`.toLowerCase(), parent);
+        if (sku !== null) parents.set(sku.toLowerCase(), parent);
+        order.push(parent);
+        return;
+      }
+      // A simple product's attributes describe it; they are not variants.
+      emit({ ...itemOf(row, name), optionNames: [], variants: [{ ...variantOf(row, {}), images: [] }] });
+    },
+    end(emit) {
+      // Variations may come before their parent in a hand-made file: attach them now.
+      for (const orphan of orphans) {
+        const parent = parents.get(orphan.parentRef.toLowerCase());
+        if (parent !== undefined) {
+          parent.variants.push(orphan.variant);
+          continue;
+        }
+        ctx.warn(
+          orphan.row.row,
+          PARENT[0] === undefined ? 'Parent' : cells.label(PARENT[0]),
+          'orphan_variant',
+          `variation of unknown product ${JSON.stringify(orphan.parentRef)}; kept as a product of its own`,
+        );
+        emit({
+          ...itemOf(orphan.row, orphan.name),
+          optionNames: optionNamesOf([orphan.variant]),
+          variants: [orphan.variant],
+        });
+      }
+      for (const parent of order) {
+        emit({ ...parent.draft, optionNames: optionNamesOf(parent.variants), variants: parent.variants });
+      }
+    },
+  };
+};
+
+export const woocommerceProfile: Profile = {
+  name: 'woocommerce',
+  matches: (headers) =>
+    headers.has('type') && headers.has('name') && (headers.has('regular price') || headers.has('parent')),
+  open,
+};

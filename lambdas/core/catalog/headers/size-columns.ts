@@ -1,0 +1,195 @@
+import { bracketed, isUnitText, normaliseHeader, withoutBrackets } from './normalise';
+
+/**
+ * Menus with one price column per size (SPEC 5.2): `Small (10")`, `Medium`, `Large`; `Price - Large`;
+ * `Glass` / `Bottle`; `Half` / `Full`; `10"` / `14"`. Each such column is a variant's price, named after
+ * the column (the bracketed part, when it is not a currency, is the variant's size).
+ */
+
+const SIZE_WORDS = new Set(
+  [
+    'small',
+    'medium',
+    'large',
+    'regular',
+    'x large',
+    'extra large',
+    'xl',
+    'xxl',
+    'xs',
+    'sm',
+    'md',
+    'lg',
+    'half',
+    'full',
+    'single',
+    'double',
+    'triple',
+    'quarter',
+    'glass',
+    'bottle',
+    'half bottle',
+    'carafe',
+    'half carafe',
+    'pitcher',
+    'jug',
+    'can',
+    'pint',
+    'half pint',
+    'schooner',
+    'pot',
+    'shot',
+    'cup',
+    'bowl',
+    'mug',
+    'slice',
+    'whole',
+    'whole pie',
+    'pie',
+    'personal',
+    'family',
+    'party',
+    'kids',
+    'child',
+    'adult',
+    'lunch',
+    'dinner',
+    'hot',
+    'iced',
+    'cold',
+    'short',
+    'tall',
+    'grande',
+    'venti',
+    'mini',
+    'jumbo',
+    'junior',
+    'piece',
+    'pieces',
+    'dozen',
+    'half dozen',
+    'plate',
+    'platter',
+    'side',
+    'entree',
+    'entrée',
+    'combo',
+    'meal',
+    'petit',
+    'petite',
+    'moyen',
+    'moyenne',
+    'grand',
+    'verre',
+    'bouteille',
+    'klein',
+    'mittel',
+    'groß',
+    'gross',
+    'pequeño',
+    'pequeno',
+    'mediano',
+    'grande',
+    'copa',
+    'botella',
+    'piccolo',
+    'piccola',
+    'medio',
+    'media',
+    'bicchiere',
+    'bottiglia',
+    'pequena',
+    'pequena',
+    'copo',
+    'garrafa',
+    'klein glas',
+    'fles',
+    '小',
+    '中',
+    '大',
+    '並',
+    '並盛',
+    '大盛',
+    '特盛',
+    '小盛',
+    'ハーフ',
+    'レギュラー',
+    'ラージ',
+    '스몰',
+    '미디엄',
+    '라지',
+    '小杯',
+    '中杯',
+    '大杯',
+  ].map(normaliseHeader),
+);
+
+const INCH_LIKE =
+  /^\s*\d+(?:[.,]\d+)?\s*(?:"|''|”|″|in\b|inch(?:es)?\b|cm\b|oz\b|ml\b|cl\b|l\b|pcs?\b|pieces?\b)/i;
+
+export interface SizeColumn {
+  readonly index: number;
+  /** The variant's name, e.g. `Small`. */
+  readonly label: string;
+  /** The size the header gives in brackets, e.g. `10"`; null without one. */
+  readonly size: string | null;
+}
+
+/**
+ * The size a price column's header names, or null when it is not a per-size price column.
+ *
+ * @example sizeColumn('Small (10")', 3) // { index: 3, label: 'Small', size: '10"' }
+ * @example sizeColumn('Price - Large', 4) // { index: 4, label: 'Large', size: null }
+ * @example sizeColumn('Notes', 5) // null
+ */
+export const sizeColumn = (header: string, index: number): SizeColumn | null => {
+  const base = withoutBrackets(header);
+  const inBrackets = bracketed(header);
+  const size =
+    inBrackets !== null && !/^[^\p{L}\d]*$/u.test(inBrackets) && !isCurrencyOnly(inBrackets)
+      ? inBrackets
+      : null;
+  if (INCH_LIKE.test(base)) return { index, label: base, size: null };
+  const normalised = normaliseHeader(base);
+  if (SIZE_WORDS.has(normalised)) return { index, label: base, size };
+  // `Price Small`, `Small Price`, `Price - Small`, `Price (Small)`.
+  const priced =
+    /^(?:price|prix|precio|preis)\s+(.+)$/.exec(normalised)?.[1] ?? /^(.+)\s+price$/.exec(normalised)?.[1];
+  if (priced !== undefined && SIZE_WORDS.has(priced)) {
+    const label = base
+      .replace(/^\s*(?:price|prix|precio|preis)\s*[-:–]?\s*|\s*[-:–]?\s*price\s*$/gi, '')
+      .trim();
+    return { index, label: label || priced, size };
+  }
+  if (normalised === 'price' && inBrackets !== null && SIZE_WORDS.has(normaliseHeader(inBrackets))) {
+    return { index, label: inBrackets, size: null };
+  }
+  return null;
+};
+
+const isCurrencyOnly = (text: string): boolean => isUnitText(text) && !/\d/.test(text);
+
+const splitLabels = (text: string): string[] | null => {
+  const labels = text.split(/\s*[/|]\s*/).map((s) => s.trim());
+  return labels.length >= 2 && labels.every((l) => l !== '' && !/^\d/.test(l)) ? labels : null;
+};
+
+/**
+ * Labels a price column's header gives for a cell with several prices: `Price (glass / bottle)` →
+ * `['glass', 'bottle']`. Null when the header names none.
+ */
+export const priceLabels = (header: string): readonly string[] | null => {
+  const inBrackets = bracketed(header);
+  if (inBrackets === null || !/[/|]/.test(inBrackets)) return null;
+  return splitLabels(inBrackets);
+};
+
+/**
+ * A header that is only sizes separated by `/` (`Glass / Bottle`, `Half / Full`): a price column whose
+ * cells hold one price per size. Returns the labels, or null.
+ */
+export const sizeLabelsHeader = (header: string): readonly string[] | null => {
+  if (!/[/|]/.test(header)) return null;
+  const labels = splitLabels(withoutBrackets(header));
+  return labels?.every((l) => SIZE_WORDS.has(normaliseHeader(l))) ? labels : null;
+};

@@ -1,0 +1,179 @@
+import type { OutboundHttp } from '../ports';
+import type { JobType, Language } from '../schemas/job';
+import { peekStream } from './bytes';
+import type { Draft } from './draft';
+import { CatalogSourceError } from './errors';
+import type { SheetSummary, SourceSummary } from './finishing/results';
+import type { JobTypeRules } from './job-types';
+import { readTable } from './rows/read-table';
+import type { TableContext } from './rows/types';
+import { detectSource } from './sources/detect';
+import { SOURCE_READERS, unknownReader } from './sources/registry';
+import type { ByteStream, ReadContext, SourceDetails, SourceFormat, TextEncoding } from './sources/types';
+import type { CatalogWarning, WarningInput } from './warnings';
+import type { WebJobContext } from './web/web-session';
+
+/** How many bytes detection looks at (format, encoding). */
+export const SNIFF_BYTES = 64 * 1024;
+
+/** A catalog source as the job worker opens it. */
+export interface SourceInput {
+  /** The source as the job names it (URL or uploaded file id). */
+  readonly source: string;
+  readonly body: ByteStream;
+  readonly contentType?: string | null;
+  /** File name or final URL, for its extension. */
+  readonly name?: string | null;
+}
+
+export interface SourceReadContext {
+  readonly jobId: string;
+  readonly jobType: JobType;
+  readonly language: Language;
+  readonly currency: string;
+  readonly rules: JobTypeRules;
+  readonly http?: OutboundHttp;
+  /** The job's web-source budget and User-Agent (sources/html.ts). */
+  readonly web?: WebJobContext;
+  readonly warn: (warning: CatalogWarning) => void;
+  readonly emit: (draft: Draft, source: string) => void;
+  /** Told the format and encoding as soon as they are detected (for the summary of a source that then fails). */
+  readonly detected?: (format: SourceFormat, encoding: TextEncoding | null) => void;
+}
+
+export interface SourceReadOutcome {
+  readonly summary: SourceSummary;
+  /** Why a person must look at this source (job goes to `in_review`). */
+  readonly review: readonly string[];
+}
+
+/** Sheet names that say nothing about what is on them: not used as a category. */
+const GENERIC_SHEET =
+  /^(?:sheet|feuil|feuille|tabelle|blatt|hoja|foglio|planilha|plan|blad|arkusz|лист|シート|工作表|表)\s*\d*$|^(?:menu|menus|products?|items?|catalog(?:ue)?|inventory|export|data|list|price ?list|all|library|item library)$/iu;
+
+const defaultCategory = (sheet: string | null): readonly string[] =>
+  sheet === null || sheet.trim() === '' || GENERIC_SHEET.test(sheet.trim()) ? [] : [sheet.trim()];
+
+/**
+ * Reads one source into drafts (sent to `ctx.emit`): detects its format and encoding, runs its reader,
+ * and for tables the header mapping and row normalisation of the job type. Returns how it was read.
+ * Throws CatalogSourceError when nothing in it can be read (no header row, invalid JSON, …); the body is
+ * always closed.
+ */
+export const readSource = async (input: SourceInput, ctx: SourceReadContext): Promise<SourceReadOutcome> => {
+  const source = input.source;
+  const peeked = await peekStream(input.body, SNIFF_BYTES);
+  const details: { -readonly [K in keyof SourceDetails]: SourceDetails[K] } = {};
+  const review: string[] = [];
+  const warn = (w: WarningInput) => ctx.warn({ ...w, source: w.source ?? source });
+  const needed = new Set(ctx.rules.needs);
+  let items = 0;
+  const emit = (draft: Draft) => {
+    if (draft.kind === 'item') {
+      items += 1;
+      for (const need of needed) if (draft.variants.some(need.has)) needed.delete(need);
+    }
+    ctx.emit(draft, source);
+  };
+  try {
+    const probe = { head: peeked.head, contentType: input.contentType ?? null, name: input.name ?? source };
+    const { reader, encoding } = detectSource(
+      probe,
+      SOURCE_READERS,
+      unknownReader,
+      peeked.head.length < SNIFF_BYTES,
+    );
+    ctx.detected?.(reader.format, encoding);
+    const readContext: ReadContext = {
+      source,
+      jobId: ctx.jobId,
+      jobType: ctx.jobType,
+      language: ctx.language,
+      currency: ctx.currency,
+      http: ctx.http,
+      web: ctx.web,
+      warn,
+      needsReview: (reason) => review.push(reason),
+      describe: (more) => Object.assign(details, more),
+    };
+    const output = await reader.read({ ...probe, source, bytes: peeked.stream, encoding }, readContext);
+    const columns: Record<string, string> = {};
+    const ignored: string[] = [];
+    const sheets: SheetSummary[] = [];
+    let rows = 0;
+    let headerRow: number | null = null;
+    if (output.kind === 'drafts') {
+      for await (const draft of output.drafts) {
+        if (draft.kind === 'item') rows += 1;
+        emit(draft);
+      }
+    } else {
+      let read = 0;
+      for await (const table of output.tables) {
+        const tableContext: TableContext = {
+          source,
+          sheet: table.sheet,
+          currency: ctx.currency,
+          defaultCategory: defaultCategory(table.sheet),
+          warn: (row, column, code, message) => ctx.warn({ source, row, column, code, message }),
+        };
+        let sheetItems = 0;
+        const outcome = await readTable(table, tableContext, ctx.rules.rows, (draft) => {
+          if (draft.kind === 'item') sheetItems += 1;
+          emit(draft);
+        });
+        if (table.sheet !== null) {
+          sheets.push({
+            name: table.sheet,
+            header_row: outcome.headerRow,
+            rows: outcome.rows,
+            items: sheetItems,
+          });
+        }
+        if (outcome.headerRow === null) continue;
+        read += 1;
+        headerRow ??= outcome.headerRow;
+        details.profile ??= outcome.profile;
+        Object.assign(columns, outcome.columns);
+        for (const column of outcome.ignored) if (!ignored.includes(column)) ignored.push(column);
+        rows += outcome.rows;
+      }
+      if (read === 0) {
+        throw new CatalogSourceError(
+          `no header row with a name column was found in the first rows${sheets.length > 0 ? ' of any sheet' : ''}; ` +
+            'name the columns (e.g. name, category, price) in the first row',
+          'missing_columns',
+        );
+      }
+    }
+    if (items > 0) {
+      for (const need of needed) {
+        warn({
+          row: null,
+          column: null,
+          code: need.code,
+          message: `no ${need.what} could be read from the source; its items are kept without them`,
+        });
+      }
+    }
+    return {
+      summary: {
+        source,
+        format: reader.format,
+        encoding: details.encoding ?? encoding,
+        profile: details.profile ?? null,
+        columns,
+        ignored_columns: ignored,
+        rows,
+        items: 0,
+        ...(details.delimiter === undefined ? {} : { delimiter: details.delimiter }),
+        ...(headerRow === null ? {} : { header_row: headerRow }),
+        ...(sheets.length > 0 ? { sheets } : {}),
+        ...(details.pages === undefined ? {} : { pages: details.pages }),
+      },
+      review,
+    };
+  } finally {
+    await peeked.close();
+  }
+};

@@ -1,0 +1,37 @@
+import type { Draft } from '../draft';
+import type { Field } from '../headers/aliases';
+import type { TableRow } from '../sources/types';
+import type { WarningCode } from '../warnings';
+
+/** Where drafts go: assembly, one at a time (no buffering between the reader and the catalog). */
+export type DraftSink = (draft: Draft) => void;
+
+/** What a row normaliser knows about the table it reads. */
+export interface TableContext {
+  readonly source: string;
+  /** The sheet's name in a workbook, else null. */
+  readonly sheet: string | null;
+  /** The job's default currency. */
+  readonly currency: string;
+  /** The category of rows that name none: the sheet's name when it means something, else none. */
+  readonly defaultCategory: readonly string[];
+  warn(row: number | null, column: string | null, code: WarningCode, message: string): void;
+}
+
+/**
+ * Reads the data rows of one table whose header row has been found. Built per table by a profile
+ * (headers/profiles) or by the job type's generic row normaliser.
+ */
+export interface RowReader {
+  /** `generic`, `shopify`, `square`, `woocommerce`. */
+  readonly profile: string;
+  /** Column index → the field it was read as (for `results.sources[].columns`). */
+  readonly columns: ReadonlyMap<number, string>;
+  /** The catalog fields this table has a column for (to warn when one every catalog needs is missing). */
+  readonly provides: ReadonlySet<Field>;
+  row(row: TableRow, emit: DraftSink): void;
+  /** After the last row: drafts held back to group rows (platform variants). */
+  end(emit: DraftSink): void;
+}
+
+export type RowReaderFactory = (headers: readonly string[], ctx: TableContext) => RowReader;

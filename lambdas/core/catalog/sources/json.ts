@@ -1,0 +1,101 @@
+import { parseCatalogUpload } from '../document';
+import { CatalogSourceError } from '../errors';
+import { documentDrafts } from './catalog-document';
+import { decodeAll } from './encoding';
+import type { CellValue, ReadContext, ReaderOutput, SourceReader, TableRow } from './types';
+
+/**
+ * JSON sources (SPEC 5.2): a catalog document of SPEC 5.5 (format 1 or 2, recognised by
+ * `format_version`), or an array of row objects whose keys are read like a spreadsheet's headers (a price
+ * may be a number, a string or `{ "amount", "currency" }`; a list of strings is a list of tags or images),
+ * or an object holding one such array (`{ "items": [...] }`). Row numbers are positions in the array.
+ */
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Row objects as a table: a header row of every key (first seen first), then one row per element. */
+function* rowTable(elements: readonly unknown[], ctx: ReadContext): Generator<TableRow> {
+  const keys = new Map<string, number>();
+  for (const element of elements) {
+    if (!isObject(element)) continue;
+    for (const key of Object.keys(element)) if (!keys.has(key)) keys.set(key, keys.size);
+  }
+  yield { row: 0, cells: [...keys.keys()] };
+  let position = 0;
+  for (const element of elements) {
+    position += 1;
+    if (!isObject(element)) {
+      if (element !== null) {
+        ctx.warn({
+          row: position,
+          column: null,
+          code: 'invalid_value',
+          message: 'the element is not an object; skipped',
+        });
+      }
+      continue;
+    }
+    const cells: CellValue[] = new Array(keys.size).fill(null);
+    for (const [key, value] of Object.entries(element)) cells[keys.get(key) as number] = value as CellValue;
+    yield { row: position, cells };
+  }
+}
+
+const fromValue = (value: unknown, ctx: ReadContext): ReaderOutput => {
+  if (Array.isArray(value)) return { kind: 'tables', tables: [{ sheet: null, rows: rowTable(value, ctx) }] };
+  if (isObject(value) && 'format_version' in value) {
+    const parsed = parseCatalogUpload(value);
+    if (!parsed.ok) {
+      const shown = parsed.errors
+        .slice(0, 5)
+        .map((e) => `${e.pointer || '/'}: ${e.message}`)
+        .join('; ');
+      const more = parsed.errors.length > 5 ? ` (and ${parsed.errors.length - 5} more)` : '';
+      throw new CatalogSourceError(`the catalog document is invalid: ${shown}${more}`, 'invalid_document');
+    }
+    ctx.describe({ profile: 'catalog_document' });
+    return { kind: 'drafts', drafts: documentDrafts(parsed.document, ctx) };
+  }
+  if (isObject(value)) {
+    const arrays = Object.values(value).filter((v) => Array.isArray(v) && v.some(isObject));
+    if (arrays.length === 1)
+      return { kind: 'tables', tables: [{ sheet: null, rows: rowTable(arrays[0] as unknown[], ctx) }] };
+  }
+  throw new CatalogSourceError(
+    'a JSON source must be a catalog document (with format_version), an array of row objects, or an object holding one such array',
+    'source_unreadable',
+  );
+};
+
+export const jsonReader: SourceReader = {
+  format: 'json',
+  textual: true,
+  contentTypes: ['application/json', 'text/json', 'application/ld+json'],
+  extensions: ['json'],
+  sniffText: (text) => text.startsWith('{') || text.startsWith('['),
+  read: async (source, ctx) => {
+    const encoding = source.encoding ?? 'utf-8';
+    ctx.describe({ encoding });
+    const text = await decodeAll(source.bytes, encoding, {
+      onFallback: (offset) =>
+        ctx.warn({
+          row: null,
+          column: null,
+          code: 'encoding_fallback',
+          message: `the text is UTF-8 but has bytes that are not (from byte ${offset}); they were read as Windows-1252`,
+        }),
+    });
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new CatalogSourceError(
+        `the source is not valid JSON: ${(error as Error).message}`,
+        'source_unreadable',
+        { cause: error },
+      );
+    }
+    return fromValue(value, ctx);
+  },
+};

@@ -1,0 +1,52 @@
+import readXlsxFile from 'read-excel-file/node';
+import { readAll } from '../bytes';
+import { CatalogSourceError } from '../errors';
+import { isZip } from './signatures';
+import type { CellValue, SourceReader, Table, TableRow } from './types';
+
+/**
+ * XLSX workbooks (SPEC 5.2), read with read-excel-file: every sheet is a table; sheets whose header row is
+ * not recognised (notes, instructions) are skipped and listed in `results.sources[].sheets`. Numbers stay
+ * numbers (a barcode's digits are exact up to 2^53), dates become ISO 8601 text. A workbook is a ZIP
+ * archive and is read whole (the 100 MB source limit bounds it).
+ */
+
+const cell = (value: unknown): CellValue => {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) {
+    const iso = value.toISOString();
+    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
+  }
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return String(value);
+};
+
+function* rows(data: readonly (readonly unknown[])[]): Generator<TableRow> {
+  for (let i = 0; i < data.length; i += 1) {
+    const cells = (data[i] ?? []).map(cell);
+    yield { row: i + 1, cells };
+  }
+}
+
+export const xlsxReader: SourceReader = {
+  format: 'xlsx',
+  textual: false,
+  signature: isZip,
+  contentTypes: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+  extensions: ['xlsx', 'xlsm'],
+  read: async (source) => {
+    const bytes = await readAll(source.bytes);
+    let sheets: { sheet: string; data: unknown[][] }[];
+    try {
+      sheets = (await readXlsxFile(bytes)) as unknown as { sheet: string; data: unknown[][] }[];
+    } catch (error) {
+      throw new CatalogSourceError(
+        `the workbook cannot be read as XLSX: ${error instanceof Error ? error.message : String(error)}`,
+        'source_unreadable',
+        { cause: error },
+      );
+    }
+    const tables: Table[] = sheets.map((sheet) => ({ sheet: sheet.sheet, rows: rows(sheet.data) }));
+    return { kind: 'tables', tables };
+  },
+};

@@ -1,7 +1,7 @@
 import { type BuiltCatalog, buildCatalog } from '../catalog/build-catalog';
 import { CatalogError } from '../catalog/errors';
 import type { SourceInput } from '../catalog/read-source';
-import type { WebSourceSettings } from '../catalog/web/limits';
+import { DEFAULT_WEB_SETTINGS, type WebSourceSettings } from '../catalog/web/limits';
 import { catalogJsonChunks } from '../catalog/writer';
 import { ConflictError, NotFoundError } from '../errors';
 import type { JobRecord, Problem } from '../model';
@@ -80,7 +80,11 @@ const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: strin
   const response = await deps.http.request({
     url: source,
     method: 'GET',
-    headers: { accept: 'text/csv, application/json, */*;q=0.5' },
+    // The service names itself to the merchant's site from the first request on (SPEC 5.2 web sources).
+    headers: {
+      accept: 'text/csv, application/json, */*;q=0.5',
+      'user-agent': (deps.webSources ?? DEFAULT_WEB_SETTINGS).userAgent,
+    },
     timeoutMs: SOURCE_TIMEOUT_MS,
     maxBytes: LIMITS.sourceFileBytes,
     followRedirects: true,

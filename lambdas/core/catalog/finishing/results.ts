@@ -79,12 +79,9 @@ export const sourceSummarySchema = z
       .array(sheetSummarySchema)
       .optional()
       .meta({ description: 'XLSX: every sheet, read or skipped.' }),
-    pages: count
-      .nullable()
-      .optional()
-      .meta({
-        description: 'Paged sources: pages read (a PDF; a web page and the store API pages fetched for it).',
-      }),
+    pages: count.nullable().optional().meta({
+      description: 'Paged sources: pages read (a PDF; a web page and the store API pages fetched for it).',
+    }),
     error: sourceErrorSchema.nullable().optional().meta({ description: 'Why the source could not be read.' }),
   })
   .meta({ description: 'How one catalog source was read (SPEC 5.2).' });

@@ -16,6 +16,8 @@ export interface WebLimits {
   readonly requestTimeoutMs: number;
   /** Everything one web source takes, waits included. */
   readonly sourceTimeMs: number;
+  /** Everything a job's web sources take together (the job worker has 15 minutes for the whole job). */
+  readonly jobTimeMs: number;
   /** The least time between two requests to the same host. */
   readonly minIntervalMs: number;
   /** A robots.txt `Crawl-delay` is honoured up to this. */
@@ -35,6 +37,7 @@ export const DEFAULT_WEB_LIMITS: WebLimits = {
   maxSourceBytes: 100 * 1024 * 1024,
   requestTimeoutMs: 30_000,
   sourceTimeMs: 300_000,
+  jobTimeMs: 600_000,
   minIntervalMs: 250,
   maxCrawlDelayMs: 5_000,
   maxRetryAfterMs: 10_000,

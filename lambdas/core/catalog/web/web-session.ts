@@ -36,6 +36,8 @@ export type FetchOutcome = Fetched | NotFetched;
 export class WebBudget {
   pages = 0;
   requests = 0;
+  /** When the job's first web source started (its time bound counts from there). */
+  startedAt: number | null = null;
   constructor(readonly limits: WebLimits = DEFAULT_WEB_LIMITS) {}
 }
 
@@ -84,12 +86,20 @@ export class WebSession {
   private readonly now: () => number;
   private readonly userAgent: string;
   private readonly deadline: number;
+  private readonly deadlineMessage: string;
 
   constructor(private readonly options: WebSessionOptions) {
     this.wait = options.wait ?? sleep;
     this.now = options.now ?? Date.now;
     this.userAgent = options.userAgent ?? webUserAgent();
-    this.deadline = this.now() + this.limits.sourceTimeMs;
+    const now = this.now();
+    options.budget.startedAt ??= now;
+    const forJob = options.budget.startedAt + this.limits.jobTimeMs;
+    this.deadline = Math.min(now + this.limits.sourceTimeMs, forJob);
+    this.deadlineMessage =
+      forJob < now + this.limits.sourceTimeMs
+        ? `the time limit of ${this.limits.jobTimeMs / 1000} s for a job's web sources was reached`
+        : `the time limit of ${this.limits.sourceTimeMs / 1000} s per web source was reached`;
   }
 
   get limits(): WebLimits {
@@ -139,7 +149,10 @@ export class WebSession {
     const origin = new URL(url).origin;
     let robots = this.robots.get(origin);
     if (robots === undefined) {
-      robots = await this.readRobots(origin);
+      const read = await this.readRobots(origin);
+      // A bound reached while asking for robots.txt is that bound, not an unreadable robots.txt.
+      if (typeof read === 'object' && 'reason' in read) return read;
+      robots = read;
       this.robots.set(origin, robots);
     }
     if (robots === 'disallow-all') {
@@ -162,7 +175,7 @@ export class WebSession {
   }
 
   /** RFC 9309: 4xx → no rules; 5xx or unreachable → everything disallowed (for now). */
-  private async readRobots(origin: string): Promise<Robots | 'disallow-all'> {
+  private async readRobots(origin: string): Promise<Robots | 'disallow-all' | NotFetched> {
     const url = `${origin}/robots.txt`;
     const outcome = await this.request(url, 'text/plain', this.limits.robotsMaxBytes, false);
     if (outcome.ok) return robotsParser(url, outcome.body.toString('utf8'));
@@ -175,7 +188,7 @@ export class WebSession {
       return robotsParser(url, '');
     }
     if (outcome.reason === 'too_large') return robotsParser(url, '');
-    if (outcome.reason === 'limit') return 'disallow-all';
+    if (outcome.reason === 'limit') return outcome;
     this.warnings.push({ code: 'robots_unreadable', message: `${url}: ${outcome.message}`, url });
     return 'disallow-all';
   }
@@ -196,8 +209,7 @@ export class WebSession {
     }
     await this.pace(url);
     const timeoutMs = Math.min(this.limits.requestTimeoutMs, this.deadline - this.now());
-    if (timeoutMs <= 0)
-      return this.limit(`the time limit of ${this.limits.sourceTimeMs / 1000} s per web source was reached`);
+    if (timeoutMs <= 0) return this.limit(this.deadlineMessage);
     budget.requests += 1;
     const outcome = await this.once(url, accept, maxBytes, timeoutMs);
     if (outcome.ok || !outcome.retryable || !retry) return outcome;

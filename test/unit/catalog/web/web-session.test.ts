@@ -77,7 +77,7 @@ describe('web session', () => {
     const { web, budget, http } = session(() => ({ body: 'x' }), limits);
     web.countFirstPage('https://shop.example/', 1);
     expect((await web.fetch('https://shop.example/1', 'text/html')).ok).toBe(true);
-    const second = new WebSession({ http, budget, wait: async () => {} });
+    const second = new WebSession({ http, budget, wait: async () => {}, now: () => 1_000_000 });
     expect((await second.fetch('https://shop.example/2', 'text/html')).ok).toBe(true);
     expect(await second.fetch('https://shop.example/3', 'text/html')).toMatchObject({
       ok: false,
@@ -156,6 +156,22 @@ describe('web session', () => {
       ok: false,
       reason: 'limit',
       message: expect.stringContaining('time limit'),
+    });
+  });
+
+  it('stops when the time of all the web sources of a job is spent, whatever each source has left', async () => {
+    const { web, advance, http, budget } = session(
+      (url) => (url.pathname === '/robots.txt' ? { status: 404 } : { body: 'x' }),
+      { sourceTimeMs: 10_000, jobTimeMs: 15_000, minIntervalMs: 0 },
+    );
+    expect((await web.fetch('https://shop.example/1', 'text/html')).ok).toBe(true);
+    advance(9_000);
+    const clock = (budget.startedAt as number) + 15_001;
+    const second = new WebSession({ http, budget, wait: async () => {}, now: () => clock });
+    expect(await second.fetch('https://other.example/1', 'text/html')).toMatchObject({
+      ok: false,
+      reason: 'limit',
+      message: "the time limit of 15 s for a job's web sources was reached",
     });
   });
 });

@@ -2,7 +2,7 @@ import { OutboundError } from '../outbound';
 import type { OutboundHttp } from '../ports';
 import { DEFAULT_LANGUAGE, type JobType, type Language } from '../schemas/job';
 import { CatalogAssembler } from './assembly/assembler';
-import { CATALOG_FORMAT_VERSION, type CatalogDocument } from './document';
+import { CATALOG_FORMAT_VERSION, type CatalogDocument, type Item } from './document';
 import { CatalogError, CatalogLimitError } from './errors';
 import { applyClientMappings } from './finishing/client-mappings';
 import { type ImageMappingOptions, mapImages } from './finishing/image-mapping';
@@ -68,6 +68,23 @@ const failureOf = (error: unknown): { code: string; message: string } => {
   if (error instanceof OutboundError)
     return { code: 'source_unreadable', message: `could not be fetched: ${error.message}` };
   return { code: 'source_unreadable', message: 'could not be read' };
+};
+
+/**
+ * The catalog's currency: the one most of its prices are in (a Swiss café's menu in a de_de job is in
+ * francs), else the language's.
+ */
+const mainCurrency = (items: readonly Item[], fallback: string): string => {
+  const counts = new Map<string, number>();
+  for (const item of items) {
+    for (const variant of item.variants) {
+      if (variant.price !== null)
+        counts.set(variant.price.currency, (counts.get(variant.price.currency) ?? 0) + 1);
+    }
+  }
+  let best = fallback;
+  for (const [code, n] of counts) if (n > (counts.get(best) ?? 0)) best = code;
+  return best;
 };
 
 /**
@@ -164,7 +181,7 @@ export const buildCatalog = async (input: BuildCatalogInput): Promise<BuiltCatal
     job_type: job.job_type,
     generated_at: input.now.toISOString(),
     language,
-    currency,
+    currency: mainCurrency(catalog.items, currency),
     merchant: {
       name: job.job_data.merchant_name,
       address: job.job_data.merchant_address ?? null,

@@ -59,6 +59,8 @@ const SYMBOLS: readonly (readonly [string, string])[] = [
   ['₩', 'KRW'],
   ['원', 'KRW'],
   ['₹', 'INR'],
+  ['SFr.', 'CHF'],
+  ['Fr.', 'CHF'],
   ['円', 'JPY'],
   ['元', 'CNY'],
 ];
@@ -151,6 +153,8 @@ export const parsePrice = (value: string | number, fallbackCurrency: string): Pr
     }
   }
   let text = (/^[\x20-\x7e]*$/.test(value) ? value : value.normalize('NFKC')).trim();
+  // In Shift_JIS the byte of `\` is the yen sign: `\580` is ¥580.
+  if (/^\\\s*\d/.test(text)) text = `¥${text.slice(1)}`;
   if (text === '') return fail('is empty');
   if (!/\d/.test(text)) return fail(`is not a price: ${JSON.stringify(text.slice(0, 50))}`);
   let currency: string | null = null;
@@ -185,7 +189,8 @@ export const parsePrice = (value: string | number, fallbackCurrency: string): Pr
     }
   }
   currency ??= fallbackCurrency;
-  text = text.replace(/[\s\u00a0\u202f']/g, '');
+  // `3,-` and `19.–` are whole amounts (the dash stands for no cents).
+  text = text.replace(/[\s\u00a0\u202f']/g, '').replace(/(\d)[.,][-–—]+$/, '$1');
   if (text.startsWith('-') || text.endsWith('-') || text.startsWith('(')) return fail('must not be negative');
   if (text.startsWith('+')) text = text.slice(1);
   if (!/^[\d.,]+$/.test(text)) return fail(`is not a price: ${JSON.stringify(String(value).slice(0, 50))}`);

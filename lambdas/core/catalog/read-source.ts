@@ -115,7 +115,15 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
           sheet: table.sheet,
           currency: ctx.currency,
           defaultCategory: defaultCategory(table.sheet),
-          warn: (row, column, code, message) => ctx.warn({ source, row, column, code, message }),
+          warn: (row, column, code, message) =>
+            ctx.warn({
+              source,
+              row,
+              column,
+              ...(table.sheet === null ? {} : { sheet: table.sheet }),
+              code,
+              message,
+            }),
         };
         let sheetItems = 0;
         const outcome = await readTable(table, tableContext, ctx.rules.rows, (draft) => {
@@ -126,6 +134,8 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
           sheets.push({
             name: table.sheet,
             header_row: outcome.headerRow,
+            columns: { ...outcome.columns },
+            ignored_columns: [...outcome.ignored],
             rows: outcome.rows,
             items: sheetItems,
           });

@@ -37,6 +37,7 @@ export const WARNING_CODES = [
   'incomplete_modifier',
   'no_price',
   'orphan_variant',
+  'not_an_item',
   'too_many_variants',
   // job settings
   'invalid_client_mapping',
@@ -53,6 +54,8 @@ export interface CatalogWarning {
   readonly row: number | null;
   /** The column as the source names it (its header), or the field. */
   readonly column: string | null;
+  /** Workbooks: the sheet the row is on. */
+  readonly sheet?: string;
   readonly code: WarningCode;
   readonly message: string;
 }

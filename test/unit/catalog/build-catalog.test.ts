@@ -123,7 +123,7 @@ describe('menu CSV (the format-1 era fixture, now format 2)', () => {
     expect(results.warnings?.map((w) => [w.row, w.column, w.code, w.message])).toEqual([
       [8, 'Price', 'not_a_price', expect.stringContaining('"abc" is not a price')],
       [9, 'Name', 'missing_name', 'the row has no name; skipped'],
-      [11, 'name', 'duplicate_item', expect.stringContaining('duplicate item "Cola"')],
+      [11, null, 'duplicate_item', expect.stringContaining('duplicate item "Cola"')],
       [13, 'modifier', 'duplicate_modifier', expect.stringContaining('duplicate modifier "large"')],
       [
         10,
@@ -447,7 +447,7 @@ describe('retail CSV', () => {
     expect(results.warnings?.map((w) => [w.row, w.column, w.code, w.message])).toEqual([
       [4, 'gtin', 'bad_check_digit', '036000291453 has a wrong check digit (expected 2); ignored'],
       [6, 'gtin', 'invalid_gtin', '12345 must be 8, 12, 13 or 14 digits long (has 5); ignored'],
-      [7, 'gtin', 'duplicate_product', 'duplicate product (same GTIN as "Whole Milk 1L"); skipped'],
+      [7, null, 'duplicate_product', 'duplicate product (same GTIN as "Whole Milk 1L"); skipped'],
       [8, 'price', 'not_a_price', expect.stringContaining('"abc" is not a price')],
       [9, 'name', 'missing_name', 'the row has no name; skipped'],
     ]);
@@ -646,7 +646,7 @@ describe('limits and sources', () => {
       expect.objectContaining({
         source: 'prev.json',
         format: 'json',
-        profile: 'catalog_document',
+        profile: 'generic',
         rows: 4,
         items: 4,
       }),

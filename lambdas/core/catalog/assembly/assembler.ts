@@ -127,7 +127,7 @@ export class CatalogAssembler {
         const repeat = clash.owner.state === state && clash.owner.variantKey === variantKey;
         if (!(repeat && addsModifiers)) {
           warn(
-            clash.what === 'GTIN' ? 'gtin' : 'sku',
+            null,
             'duplicate_product',
             `duplicate product (same ${clash.what} as ${JSON.stringify(clash.owner.state.item.name)}); skipped`,
           );
@@ -156,7 +156,7 @@ export class CatalogAssembler {
       state.item.category_id === null ? undefined : this.categoryById.get(state.item.category_id)?.name;
     const category = categoryName === undefined ? '' : ` in category ${JSON.stringify(categoryName)}`;
     warn(
-      label === null ? 'name' : 'variant',
+      null,
       label === null ? 'duplicate_item' : 'duplicate_variant',
       label === null
         ? `duplicate item ${JSON.stringify(state.item.name)}${category}; skipped`

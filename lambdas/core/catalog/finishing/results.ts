@@ -27,6 +27,7 @@ export const warningSchema = z
       description: '1-based row as a spreadsheet shows it (header included); the position in a JSON array.',
     }),
     column: z.string().nullable().meta({ description: 'The column as the source names it, or the field.' }),
+    sheet: z.string().optional().meta({ description: 'Workbooks: the sheet the row is on.' }),
     code: z.enum(WARNING_CODES).meta({ description: 'Stable reason, for machines.' }),
     message: z.string().meta({ description: 'What was wrong and what was done about it.' }),
   })
@@ -39,6 +40,8 @@ export const sheetSummarySchema = z.strictObject({
     .min(1)
     .nullable()
     .meta({ description: 'null: no header row was recognised; the sheet was skipped.' }),
+  columns: z.record(z.string(), z.string()).meta({ description: 'Column (header as written) → field.' }),
+  ignored_columns: z.array(z.string()),
   rows: count,
   items: count,
 });
@@ -59,7 +62,7 @@ export const sourceSummarySchema = z
       .meta({
         description:
           'How the columns were read: `shopify`, `square`, `woocommerce` (their exports, by header signature), ' +
-          '`generic` (by column aliases), `catalog_document`; a web page: `schema_org`, `shopify_store`, ' +
+          '`generic` (by column aliases; also a catalog document); a web page: `schema_org`, `shopify_store`, ' +
           '`woocommerce_store`, `html_draft` or `none`; null when the source was not read by machine.',
       }),
     columns: z.record(z.string(), z.string()).meta({ description: 'Column (header as written) → field.' }),

@@ -3,6 +3,7 @@ import type { Field } from '../headers/aliases';
 import type { GenericPlan } from '../headers/generic-plan';
 import type { TableRow } from '../sources/types';
 import { rowCells, rowCurrency } from './row-cells';
+import { isSectionRow, isTotalName } from './row-kinds';
 import type { DraftSink, RowReader, TableContext } from './types';
 import { severalVariants, singleVariant, sizedVariant, type VariantBase } from './variant-prices';
 
@@ -47,7 +48,12 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
   if (plan.sizes.length > 0) provides.add('price');
   const nameColumn = NAME[0] === undefined ? 'name' : cells.label(NAME[0]);
 
-  const currencyOf = rowCurrency(cells, CURRENCY, ctx);
+  const currencyOf = rowCurrency(
+    cells,
+    CURRENCY,
+    ctx,
+    PRICE[0] === undefined ? undefined : plan.headers[PRICE[0]],
+  );
 
   const modifierGroups = (row: TableRow, currency: string): DraftModifierGroup[] | undefined => {
     const group = cells.text(row, GROUP);
@@ -68,6 +74,10 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
     return [{ name: group, modifiers: [{ name: modifier, price }] }];
   };
 
+  // Without a category column, a row with nothing but a name is a section heading for the rows below.
+  const sections = CATEGORY.length === 0;
+  let section: readonly string[] | null = null;
+
   return {
     profile: 'generic',
     columns,
@@ -76,6 +86,19 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
       const name = cells.text(row, NAME);
       if (name === null) {
         ctx.warn(row.row, nameColumn, 'missing_name', 'the row has no name; skipped');
+        return;
+      }
+      if (sections && isSectionRow(row, cells.first(row, NAME))) {
+        section = [name];
+        return;
+      }
+      if (isTotalName(name)) {
+        ctx.warn(
+          row.row,
+          nameColumn,
+          'not_an_item',
+          `${JSON.stringify(name)} is a total, not a dish; skipped`,
+        );
         return;
       }
       const currency = currencyOf(row);
@@ -112,7 +135,7 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
       }
       const draft: DraftItem = {
         kind: 'item',
-        categoryPath: cells.categoryPath(row, CATEGORY) ?? ctx.defaultCategory,
+        categoryPath: cells.categoryPath(row, CATEGORY) ?? section ?? ctx.defaultCategory,
         name,
         description: cells.description(row, DESCRIPTION),
         brand: cells.text(row, BRAND),

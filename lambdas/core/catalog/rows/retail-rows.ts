@@ -3,6 +3,7 @@ import type { Field } from '../headers/aliases';
 import type { GenericPlan } from '../headers/generic-plan';
 import type { TableRow } from '../sources/types';
 import { rowCells, rowCurrency } from './row-cells';
+import { isSectionRow, isTotalName } from './row-kinds';
 import type { DraftSink, RowReader, TableContext } from './types';
 import { singleVariant } from './variant-prices';
 
@@ -33,11 +34,20 @@ export const retailRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
     col('size'),
     col('unit'),
   ];
-  const currencyOf = rowCurrency(cells, col('currency'), ctx);
+  const currencyOf = rowCurrency(
+    cells,
+    col('currency'),
+    ctx,
+    PRICE[0] === undefined ? undefined : plan.headers[PRICE[0]],
+  );
   const columns = new Map<number, string>();
   for (const [field, indices] of plan.map.fields) for (const i of indices) columns.set(i, field);
   const provides = new Set<Field>(plan.map.fields.keys());
   const nameColumn = NAME[0] === undefined ? 'name' : cells.label(NAME[0]);
+
+  // Without a category column, a row with nothing but a name is a section heading for the rows below.
+  const sections = CATEGORY.length === 0;
+  let section: readonly string[] | null = null;
 
   return {
     profile: 'generic',
@@ -47,6 +57,19 @@ export const retailRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
       const name = cells.text(row, NAME);
       if (name === null) {
         ctx.warn(row.row, nameColumn, 'missing_name', 'the row has no name; skipped');
+        return;
+      }
+      if (sections && isSectionRow(row, cells.first(row, NAME))) {
+        section = [name];
+        return;
+      }
+      if (isTotalName(name)) {
+        ctx.warn(
+          row.row,
+          nameColumn,
+          'not_an_item',
+          `${JSON.stringify(name)} is a total, not a product; skipped`,
+        );
         return;
       }
       const { cell } = cells.priceOf(row, PRICE, currencyOf(row));
@@ -59,7 +82,7 @@ export const retailRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
       });
       const draft: DraftItem = {
         kind: 'item',
-        categoryPath: cells.categoryPath(row, CATEGORY) ?? ctx.defaultCategory,
+        categoryPath: cells.categoryPath(row, CATEGORY) ?? section ?? ctx.defaultCategory,
         name,
         description: cells.description(row, DESCRIPTION),
         brand: cells.text(row, BRAND),

@@ -1,6 +1,7 @@
 import type { DraftImage } from '../draft';
 import { columnLabel } from '../headers/columns';
-import { isCurrencyCode } from '../money';
+import { bracketed } from '../headers/normalise';
+import { isCurrencyCode, parsePrice } from '../money';
 import type { TableRow } from '../sources/types';
 import { type BarcodeResult, parseBarcode } from './barcodes';
 import {
@@ -154,20 +155,36 @@ export const rowCells = (headers: readonly string[], ctx: TableContext): RowCell
   };
 };
 
-/** The currency of a row: its currency column when it holds an ISO 4217 code, else the job's (with a warning). */
+/**
+ * The currency a price header names in brackets (`Preis (CHF)`, `Price (€)`), or null.
+ *
+ * @example headerCurrency('Price (€)', 'USD') // 'EUR'
+ */
+export const headerCurrency = (header: string | undefined, fallback: string): string | null => {
+  const inBrackets = header === undefined ? null : bracketed(header);
+  if (inBrackets === null || !/^[^\d]{1,5}$/.test(inBrackets)) return null;
+  const parsed = parsePrice(`1 ${inBrackets}`, fallback);
+  return parsed.ok ? parsed.price.currency : null;
+};
+
+/**
+ * The currency of a row: its currency column when it holds an ISO 4217 code (else a warning), else the
+ * currency the price header names, else the job's.
+ */
 export const rowCurrency =
-  (cells: RowCells, columns: readonly number[], ctx: TableContext) =>
+  (cells: RowCells, columns: readonly number[], ctx: TableContext, priceHeader?: string) =>
   (row: TableRow): string => {
-    if (columns.length === 0) return ctx.currency;
+    const fallback = headerCurrency(priceHeader, ctx.currency) ?? ctx.currency;
+    if (columns.length === 0) return fallback;
     const text = cells.text(row, columns);
-    if (text === null) return ctx.currency;
+    if (text === null) return fallback;
     const code = text.toUpperCase();
     if (/^[A-Z]{3}$/.test(code) && isCurrencyCode(code)) return code;
     ctx.warn(
       row.row,
       cells.label(columns[0] as number),
       'unknown_currency',
-      `${JSON.stringify(text)} is not an ISO 4217 code; ${ctx.currency} assumed`,
+      `${JSON.stringify(text)} is not an ISO 4217 code; ${fallback} assumed`,
     );
-    return ctx.currency;
+    return fallback;
   };

@@ -62,8 +62,36 @@ export const detectEncoding = (head: Uint8Array, complete: boolean): DetectedEnc
     new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: !complete });
     return { encoding: 'utf-8', bomLength: 0 };
   } catch {
-    return { encoding: 'windows-1252', bomLength: 0 };
+    return { encoding: looksLikeShiftJis(head) ? 'shift_jis' : 'windows-1252', bomLength: 0 };
   }
+};
+
+/**
+ * Japanese Excel writes CSV in Shift_JIS. Such bytes also "decode" as Windows-1252 (into mojibake), so
+ * Shift_JIS is chosen only when they decode without error and read as Japanese: full-width kana (which
+ * every Japanese text has and Windows-1252 text decoded as Shift_JIS practically never yields) make up
+ * most of what is not ASCII.
+ */
+const looksLikeShiftJis = (head: Uint8Array): boolean => {
+  // A double-byte character may be cut at the end of the head: leave the last byte out.
+  const text = iconv.decode(Buffer.from(head.subarray(0, Math.max(0, head.length - 1))), 'shift_jis');
+  if (text.includes('\ufffd')) return false;
+  let kana = 0;
+  let japanese = 0;
+  let other = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code < 0x80) continue;
+    if (code >= 0x3040 && code <= 0x30ff) kana += 1;
+    if (
+      (code >= 0x3000 && code <= 0x30ff) ||
+      (code >= 0x4e00 && code <= 0x9fff) ||
+      (code >= 0xff00 && code <= 0xffef)
+    )
+      japanese += 1;
+    else other += 1;
+  }
+  return kana >= 2 && japanese >= 4 * other;
 };
 
 /** Length of the valid UTF-8 sequence starting at `i`, or 0 when the bytes there are not one. */

@@ -54,7 +54,7 @@ const fromValue = (value: unknown, ctx: ReadContext): ReaderOutput => {
       const more = parsed.errors.length > 5 ? ` (and ${parsed.errors.length - 5} more)` : '';
       throw new CatalogSourceError(`the catalog document is invalid: ${shown}${more}`, 'invalid_document');
     }
-    ctx.describe({ profile: 'catalog_document' });
+    ctx.describe({ profile: 'generic' });
     return { kind: 'drafts', drafts: documentDrafts(parsed.document, ctx) };
   }
   if (isObject(value)) {

@@ -1,3 +1,4 @@
+import { CatalogSourceError } from '../errors';
 import { csvReader } from './csv';
 import { htmlReader } from './html';
 import { jsonReader } from './json';
@@ -38,11 +39,23 @@ export const imageReader = reviewOnlyReader('image', {
 
 export { htmlReader };
 
-/** What nothing else claims: a legacy `.xls`, a word-processor file, binary data. */
-export const unknownReader = reviewOnlyReader('unknown', {
-  what: 'in a format the service does not read by machine',
+/**
+ * What nothing else claims: a legacy `.xls`, XML, a word-processor file, binary data. SPEC 5.2: a source
+ * in an unknown format cannot be read; the job fails unless other sources gave items.
+ */
+export const unknownReader: SourceReader = {
+  format: 'unknown',
+  textual: false,
   signature: isOle,
-});
+  read: async (source) => {
+    throw new CatalogSourceError(
+      isOle(source.head)
+        ? 'the source is a legacy Excel (.xls) or Office file: save it as .xlsx or CSV'
+        : 'the source is in a format the service does not read (CSV, TSV, XLSX, JSON, PDF, images are read)',
+      'source_unreadable',
+    );
+  },
+};
 
 export const SOURCE_READERS: readonly SourceReader[] = [
   pdfReader,

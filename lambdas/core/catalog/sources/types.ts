@@ -22,8 +22,11 @@ export type ByteStream = AsyncIterable<Uint8Array | string> | Iterable<Uint8Arra
 export const SOURCE_FORMATS = ['csv', 'xlsx', 'json', 'pdf', 'image', 'html', 'unknown'] as const;
 export type SourceFormat = (typeof SOURCE_FORMATS)[number];
 
-/** Text encodings a source may be in (SPEC 5.2: a BOM decides, else strict UTF-8, else Windows-1252). */
-export const TEXT_ENCODINGS = ['utf-8', 'utf-16le', 'utf-16be', 'windows-1252'] as const;
+/**
+ * Text encodings a source may be in (SPEC 5.2: a BOM decides, else strict UTF-8, else Windows-1252; and
+ * Shift_JIS, what Japanese Excel writes, when the bytes are plainly Japanese).
+ */
+export const TEXT_ENCODINGS = ['utf-8', 'utf-16le', 'utf-16be', 'windows-1252', 'shift_jis'] as const;
 export type TextEncoding = (typeof TEXT_ENCODINGS)[number];
 
 /** One cell as a reader yields it. Objects come from JSON rows (a price `{ amount, currency }`). */
@@ -76,7 +79,7 @@ export interface OpenedSource extends SourceProbe {
 /** How a source was read, beyond what the table pipeline records itself (columns, rows, items). */
 export interface SourceDetails {
   readonly encoding?: TextEncoding | null;
-  /** `shopify`, `square`, `woocommerce`, `generic`, `catalog_document`; web and draft readers add theirs. */
+  /** `shopify`, `square`, `woocommerce`, `generic`; web and draft readers add theirs (`schema_org`, …). */
   readonly profile?: string | null;
   readonly delimiter?: string | null;
   /** Pages of a paged source (PDF, an online store's API). */

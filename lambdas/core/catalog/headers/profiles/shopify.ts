@@ -22,10 +22,11 @@ import {
  * taxonomy path `A > B`), else `Type`.
  */
 
+/** Both header generations: the classic one (`Handle`, `Variant SKU`) and 2025's (`URL handle`, `SKU`). */
 const TABLE = {
-  handle: ['handle'],
+  handle: ['handle', 'url handle'],
   name: ['title'],
-  description: ['body (html)', 'body html', 'body'],
+  description: ['body (html)', 'body html', 'description', 'body'],
   brand: ['vendor'],
   category: ['product category', 'type', 'product type'],
   tags: ['tags'],
@@ -35,12 +36,12 @@ const TABLE = {
   option_value_2: ['option2 value'],
   option_name_3: ['option3 name'],
   option_value_3: ['option3 value'],
-  sku: ['variant sku'],
-  price: ['variant price'],
-  gtin: ['variant barcode'],
-  image_url: ['image src'],
+  sku: ['variant sku', 'sku'],
+  price: ['variant price', 'price'],
+  gtin: ['variant barcode', 'barcode'],
+  image_url: ['image src', 'product image url'],
   image_position: ['image position'],
-  variant_image: ['variant image'],
+  variant_image: ['variant image', 'variant image url'],
 } as const;
 
 type Role = keyof typeof TABLE;
@@ -200,8 +201,11 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
 export const shopifyProfile: Profile = {
   name: 'shopify',
   matches: (headers) =>
-    headers.has('handle') &&
+    (headers.has('handle') || headers.has('url handle')) &&
     headers.has('title') &&
-    (headers.has('variant price') || headers.has('option1 name') || headers.has('variant sku')),
+    (headers.has('variant price') ||
+      headers.has('option1 name') ||
+      headers.has('variant sku') ||
+      headers.has('price')),
   open,
 };

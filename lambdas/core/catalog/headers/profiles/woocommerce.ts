@@ -1,5 +1,5 @@
 import type { DraftImage, DraftItem, DraftVariant } from '../../draft';
-import { categoryPath } from '../../rows/cells';
+import { categoryPath, cellDescription } from '../../rows/cells';
 import { rowCells } from '../../rows/row-cells';
 import type { RowReader, TableContext } from '../../rows/types';
 import { singleVariant } from '../../rows/variant-prices';
@@ -141,11 +141,21 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
     };
   };
 
+  // WooCommerce writes a newline inside a value as a literal `\n`.
+  const descriptionOf = (row: TableRow): string | null => {
+    const index = cells.first(row, DESCRIPTION);
+    if (index < 0) return null;
+    const raw = row.cells[index];
+    if (typeof raw !== 'string') return cells.description(row, [index]);
+    const read = cellDescription(raw.replace(/\\n/g, '\n'));
+    return read.ok ? read.value : null;
+  };
+
   const itemOf = (row: TableRow, name: string): Omit<DraftItem, 'variants' | 'optionNames'> => ({
     kind: 'item',
     categoryPath: categoryOf(row) ?? ctx.defaultCategory,
     name,
-    description: cells.description(row, DESCRIPTION),
+    description: descriptionOf(row),
     brand: cells.text(row, BRAND),
     tags: cells.tags(row, TAGS),
     images: cells.images(row, IMAGES),

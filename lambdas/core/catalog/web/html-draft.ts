@@ -161,20 +161,24 @@ const variantsOf = (
   return { variants, optionNames: ['Size'] };
 };
 
+/** How sure the reading is (0–1), and why it is less than sure, in words a reviewer reads. */
 const confidenceOf = (
   item: { name: string; categoryPath: readonly string[] },
   tokens: readonly PriceToken[],
   labels: readonly (string | null)[],
   fromContext: boolean,
-): number => {
-  let confidence = 0.9;
-  if (tokens.some((t) => t.kind === 'bare')) confidence *= 0.7;
-  if (item.name.length > 60) confidence *= 0.6;
-  if (item.name.length > 120) confidence *= 0.5;
-  if (item.categoryPath.length === 0) confidence *= 0.85;
-  if (tokens.length > 1 && labels.some((l) => l === null)) confidence *= 0.8;
-  if (fromContext) confidence *= 0.85;
-  return Math.round(confidence * 100) / 100;
+): { confidence: number; doubts: string[] } => {
+  const doubts: [boolean, number, string][] = [
+    [tokens.some((t) => t.kind === 'bare'), 0.7, 'price without a currency or cents'],
+    [item.name.length > 60, 0.6, 'a long name: perhaps a sentence, not a dish'],
+    [item.name.length > 120, 0.5, 'a very long name'],
+    [item.categoryPath.length === 0, 0.85, 'no heading above it'],
+    [tokens.length > 1 && labels.some((l) => l === null), 0.8, 'several prices without labels'],
+    [fromContext, 0.85, 'name taken from the lines above the price'],
+  ];
+  const found = doubts.filter(([applies]) => applies);
+  const confidence = found.reduce((c, [, factor]) => c * factor, 0.9);
+  return { confidence: Math.round(confidence * 100) / 100, doubts: found.map(([, , why]) => why) };
 };
 
 /** Drops the category every item shares when it is only the page's title above real sections. */
@@ -295,7 +299,7 @@ export const draftFromPage = (document: Document, pageUrl: string, context: WebR
       optionNames,
       variants,
       provenance: { url: pageUrl, locator: locatorOf(unit.container) },
-      confidence: confidenceOf({ name, categoryPath }, reading.tokens, reading.labels, fromContext),
+      ...confidenceOf({ name, categoryPath }, reading.tokens, reading.labels, fromContext),
     });
     last = { index: items.length - 1, open: plain.length === 0 && !title && !fromContext };
   });

@@ -63,6 +63,8 @@ export interface WebItem {
   readonly provenance?: WebProvenance;
   /** 0..1, set on drafted items: how sure the reader is that this is one item with this price. */
   readonly confidence?: number;
+  /** Drafted items: why the confidence is lowered (`price without a currency or cents`). */
+  readonly doubts?: readonly string[];
 }
 
 /** Warning codes only web sources give (they share the others with every source: `invalid_price`, …). */

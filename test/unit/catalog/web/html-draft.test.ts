@@ -99,6 +99,8 @@ describe('HTML menu drafts', () => {
     // Two prices without labels, and a price without a currency or cents, are less certain.
     expect(confidence['House Salad']).toBeLessThan(0.9);
     expect(confidence['Iced Tea']).toBeLessThan(confidence.Lemonade as number);
+    expect(items.find((i) => i.name === 'Iced Tea')?.doubts).toEqual(['price without a currency or cents']);
+    expect(items[0]?.doubts).toEqual([]);
   });
 
   it('drafts a flat layout: bold capitals as sections, name, description and price on separate lines', () => {

@@ -24,7 +24,14 @@ export default {
       globalTeardown: '<rootDir>/test/helpers/emulators-global-teardown.ts',
       testTimeout: 30_000,
     },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], testTimeout: 60_000 },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+      // Unpacks the headless Chromium of the browser tests (once per npm ci).
+      globalSetup: '<rootDir>/test/helpers/chromium-global-setup.ts',
+      testTimeout: 60_000,
+    },
     { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
   ],
 };

@@ -9,7 +9,7 @@
  * Target: the running local stack (`npm start` writes .local/runtime.json), or a deployed stack when
  * TABLE_NAME is set or `--outputs <cdk outputs file>` is given (`cdk deploy --outputs-file ...`).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   APIGatewayClient,
@@ -24,6 +24,7 @@ import type { Scope } from '../lambdas/core/auth';
 import { DomainError } from '../lambdas/core/errors';
 import { issueKey, revokeKey, rotateWebhookSecret } from '../lambdas/core/use-cases/credentials';
 import { DEFAULT_STATE_FILE } from '../lib/local/runtime';
+import { type LocalState, readRunningState } from '../lib/local/state-file';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -81,11 +82,13 @@ const resolveTarget = (): Target => {
       local: false,
     };
   }
-  if (existsSync(DEFAULT_STATE_FILE)) {
-    const state = JSON.parse(readFileSync(DEFAULT_STATE_FILE, 'utf8')) as {
-      tableName: string;
-      dynamodbEndpoint: string;
-    };
+  let state: LocalState | undefined;
+  try {
+    state = readRunningState(DEFAULT_STATE_FILE);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  if (state) {
     return { tableName: state.tableName, dynamodbEndpoint: state.dynamodbEndpoint, region, local: true };
   }
   return fail(

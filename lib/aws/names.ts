@@ -22,6 +22,8 @@ export const OUTPUTS = {
   restApiId: 'RestApiId',
   usagePlanId: 'UsagePlanId',
   alarmTopicArn: 'AlarmTopicArn',
+  /** The operations console's address (`<ApiUrl>ops/`). */
+  consoleUrl: 'ConsoleUrl',
 } as const;
 
 /** The API Gateway stage. Route paths in lib/resources.ts already start with /v1, so the stage is not `v1`. */

@@ -7,6 +7,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { BUCKETS, type BucketKey, ENV, QUEUES, type QueueKey, RECONCILER, TABLE } from '../resources';
+import { ConsoleSite } from './console-site';
 import { type Access, type FunctionDefinition, type ObjectAccess, serviceFunctions } from './functions';
 import { Monitoring } from './monitoring';
 import { METRICS, OUTPUTS, SERVICE_NAME } from './names';
@@ -60,6 +61,7 @@ export class StatelessStack extends Stack {
   readonly functions: ReadonlyMap<string, ServiceFunction>;
   readonly api: ServiceApi;
   readonly monitoring: Monitoring;
+  readonly console: ConsoleSite;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -154,6 +156,13 @@ export class StatelessStack extends Stack {
       authorizer: functions.get('authorizer')!.function,
       logRetention,
       webAclArn: props.webAclArn,
+    });
+
+    // The operations console at /ops on the same API (same origin as /v1/ops/..., see console-site.ts).
+    this.console = new ConsoleSite(this, 'Console', {
+      api: this.api.api,
+      projectRoot: props.projectRoot,
+      logRetention,
     });
 
     const reconciler = functions.get(RECONCILER.handler)!.function;

@@ -25,6 +25,10 @@ export type AuthorizerHandler = (
 export interface StaticRoute {
   readonly contentType: string;
   readonly body: () => Promise<Buffer | string>;
+  /** 200 unless set (a redirect, say). */
+  readonly status?: number;
+  /** Further response headers (the console's Content-Security-Policy). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface ApiGatewayOptions {
@@ -153,8 +157,11 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
 
     const staticRoute = method === 'GET' ? options.staticRoutes?.get(url.pathname) : undefined;
     if (staticRoute) {
-      send(res, 200, { 'content-type': staticRoute.contentType }, await staticRoute.body());
-      return finish(200);
+      const status = staticRoute.status ?? 200;
+      const headers: Record<string, string> = { 'x-request-id': requestId };
+      for (const [k, v] of Object.entries(staticRoute.headers ?? {})) headers[k.toLowerCase()] = v;
+      send(res, status, { ...headers, 'content-type': staticRoute.contentType }, await staticRoute.body());
+      return finish(status);
     }
 
     const matches = compiled.filter((c) => c.pattern.test(url.pathname));

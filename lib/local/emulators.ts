@@ -1,35 +1,183 @@
-import type { AddressInfo } from 'node:net';
+import { createServer, Server } from 'node:net';
+import path from 'node:path';
+import { ChangeMessageVisibilityBatchCommand, ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import dynalite from 'dynalite';
-import { startFauxqs } from 'fauxqs';
+import { type FauxqsServer, startFauxqs } from 'fauxqs';
+import {
+  DATA_DIR_ENTRIES,
+  type DataDirLock,
+  lockDataDir,
+  readMeta,
+  resetDataDir,
+  writeMeta,
+} from './data-dir';
+
+export interface EmulatorOptions {
+  /** Preferred ports: taken when free, otherwise any free port. Default: the ports of the last run, else any. */
+  readonly dynamodbPort?: number;
+  readonly awsPort?: number;
+  /**
+   * Keep every table, queue, message, bucket and object on disk here (dynalite's `path`, fauxqs's
+   * `dataDir`), so that a restart, or a crash, loses nothing. Without it the state lives in memory.
+   */
+  readonly dataDir?: string;
+  /** Start from an empty data directory. */
+  readonly reset?: boolean;
+}
 
 export interface Emulators {
   /** DynamoDB-compatible endpoint (dynalite). */
   readonly dynamodb: string;
   /** SQS- and S3-compatible endpoint (fauxqs). */
   readonly aws: string;
+  readonly dataDir: string | undefined;
+  /**
+   * Makes every in-flight message of every queue visible again and returns how many there were. Only for a
+   * process that holds the data directory and has not started consuming yet: the messages a crashed
+   * process had received would otherwise stay invisible for their whole visibility timeout.
+   */
+  releaseInFlightMessages(): Promise<number>;
   stop(): Promise<void>;
 }
 
-/**
- * Starts the embedded emulators on 127.0.0.1: dynalite (DynamoDB API, in memory) and fauxqs (SQS and S3
- * APIs, in memory). Port 0 picks free ports. Both are plain npm packages: no Docker, no cloud account.
- */
-export const startEmulators = async (
-  options: { dynamodbPort?: number; awsPort?: number } = {},
-): Promise<Emulators> => {
-  const dynamo = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  await new Promise<void>((resolve, reject) => {
-    dynamo.once('error', reject);
-    dynamo.listen(options.dynamodbPort ?? 0, '127.0.0.1', () => resolve());
+const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+/** `port` if nothing listens on it (on any interface), else 0: the OS then picks a free one. */
+const freeOrAny = (port: number | undefined): Promise<number> => {
+  if (!port) return Promise.resolve(0);
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(0));
+    probe.listen(port, '0.0.0.0', () => probe.close(() => resolve(port)));
   });
-  const dynamoPort = (dynamo.address() as AddressInfo).port;
-  const fauxqs = await startFauxqs({ port: options.awsPort ?? 0, host: '127.0.0.1', logger: false });
+};
+
+/** Listens on 127.0.0.1:`port`, or on any free port when another process took that one meanwhile. */
+const listen = (server: ReturnType<typeof dynalite>, port: number): Promise<number> =>
+  new Promise<number>((resolve, reject) => {
+    const failed = (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE' && port !== 0) listen(server, 0).then(resolve, reject);
+      else reject(error);
+    };
+    server.once('error', failed);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', failed);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+
+/**
+ * fauxqs 2.x always listens on 0.0.0.0 (its `host` option only names the host in queue URLs), which would
+ * put an unauthenticated S3 and SQS — merchants' files and the job queues — on every network the machine
+ * is on. While it starts, a listen on the wildcard address is narrowed to loopback; nothing else listens
+ * during that window in this process's start-up, and the original is put back whatever happens.
+ */
+const onLoopbackOnly = async <T>(start: () => Promise<T>): Promise<T> => {
+  const original = Server.prototype.listen;
+  const narrowed = function (this: Server, ...args: unknown[]) {
+    const [first] = args;
+    if (first && typeof first === 'object' && (first as { host?: string }).host === '0.0.0.0') {
+      args[0] = { ...(first as object), host: '127.0.0.1' };
+    }
+    return (original as (...a: unknown[]) => Server).apply(this, args);
+  } as typeof original;
+  Server.prototype.listen = narrowed;
+  try {
+    return await start();
+  } finally {
+    Server.prototype.listen = original;
+  }
+};
+
+/**
+ * Starts the embedded emulators: dynalite (DynamoDB API) on 127.0.0.1 and fauxqs (SQS and S3 APIs). Both are
+ * plain npm packages: no Docker, no cloud account.
+ */
+export const startEmulators = async (options: EmulatorOptions = {}): Promise<Emulators> => {
+  const { dataDir } = options;
+  let lock: DataDirLock | undefined;
+  if (dataDir) {
+    lock = lockDataDir(dataDir);
+    if (options.reset) resetDataDir(dataDir);
+  }
+  const remembered = dataDir ? (readMeta(dataDir).ports ?? {}) : {};
+  let dynamo: ReturnType<typeof dynalite> | undefined;
+  let fauxqs: FauxqsServer | undefined;
+  try {
+    dynamo = dynalite({
+      createTableMs: 0,
+      deleteTableMs: 0,
+      updateTableMs: 0,
+      ...(dataDir ? { path: path.join(dataDir, DATA_DIR_ENTRIES.dynamodb) } : {}),
+    });
+    const dynamodbPort = await listen(dynamo, await freeOrAny(options.dynamodbPort ?? remembered.dynamodb));
+    const awsPort = await freeOrAny(options.awsPort ?? remembered.aws);
+    fauxqs = await onLoopbackOnly(() =>
+      startFauxqs({
+        port: awsPort,
+        logger: false,
+        ...(dataDir ? { dataDir: path.join(dataDir, DATA_DIR_ENTRIES.sqsS3) } : {}),
+      }),
+    );
+    if (dataDir)
+      writeMeta(dataDir, { ...readMeta(dataDir), ports: { dynamodb: dynamodbPort, aws: fauxqs.port } });
+    return emulatorsOf(dynamo, dynamodbPort, fauxqs, dataDir, lock);
+  } catch (error) {
+    await fauxqs?.stop().catch(() => undefined);
+    if (dynamo?.listening) await new Promise<void>((resolve) => dynamo?.close(() => resolve()));
+    lock?.release();
+    throw error;
+  }
+};
+
+const emulatorsOf = (
+  dynamo: ReturnType<typeof dynalite>,
+  dynamodbPort: number,
+  fauxqs: FauxqsServer,
+  dataDir: string | undefined,
+  lock: DataDirLock | undefined,
+): Emulators => {
+  const aws = `http://127.0.0.1:${fauxqs.port}`;
   return {
-    dynamodb: `http://127.0.0.1:${dynamoPort}`,
-    aws: `http://127.0.0.1:${fauxqs.port}`,
+    dynamodb: `http://127.0.0.1:${dynamodbPort}`,
+    aws,
+    dataDir,
+    releaseInFlightMessages: async () => {
+      const sqs = new SQSClient({ region: 'us-east-1', endpoint: aws, credentials });
+      let released = 0;
+      try {
+        const { QueueUrls = [] } = await sqs.send(new ListQueuesCommand({}));
+        for (const url of QueueUrls) {
+          const name = url.split('/').pop() ?? '';
+          const handles = (fauxqs.inspectQueue(name)?.messages.inflight ?? []).map((m) => m.receiptHandle);
+          for (let i = 0; i < handles.length; i += 10) {
+            // One second, not zero: fauxqs 2.4 fails to persist a change to 0 (a NOT NULL constraint) after
+            // having applied it in memory. The message is visible again a second later.
+            const entries = handles
+              .slice(i, i + 10)
+              .map((ReceiptHandle, n) => ({ Id: String(n), ReceiptHandle, VisibilityTimeout: 1 }));
+            const { Failed = [] } = await sqs.send(
+              new ChangeMessageVisibilityBatchCommand({ QueueUrl: url, Entries: entries }),
+            );
+            if (Failed.length > 0) {
+              throw new Error(`could not release in-flight messages of ${name}: ${Failed[0]?.Message}`);
+            }
+            released += entries.length;
+          }
+        }
+      } finally {
+        sqs.destroy();
+      }
+      return released;
+    },
     stop: async () => {
-      await fauxqs.stop();
-      await new Promise<void>((resolve) => dynamo.close(() => resolve()));
+      try {
+        await fauxqs.stop();
+        await new Promise<void>((resolve) => dynamo.close(() => resolve()));
+      } finally {
+        lock?.release();
+      }
     },
   };
 };

@@ -6,7 +6,14 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
-import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  GetQueueUrlCommand,
+  QueueNameExists,
+  SetQueueAttributesCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import {
   BUCKETS,
   type BucketKey,
@@ -76,6 +83,38 @@ export const createTable = async (
 };
 
 /**
+ * The queue's URL on the endpoint the client talks to. fauxqs names queues `sqs.<region>.localhost:<port>`
+ * and a queue kept from an earlier run has that run's port; it finds a queue by the URL's path alone.
+ */
+const onEndpoint = async (sqs: SQSClient, queueUrl: string): Promise<string> => {
+  const endpoint = await sqs.config.endpoint?.();
+  if (!endpoint) return queueUrl;
+  const port = endpoint.port ? `:${endpoint.port}` : '';
+  return `${endpoint.protocol}//${endpoint.hostname}${port}${queueUrl.replace(/^[a-z]+:\/\/[^/]+/i, '')}`;
+};
+
+/**
+ * Creates a queue, or brings an existing one (kept from an earlier run) to `attributes`, as a CDK deployment
+ * would update it.
+ */
+const ensureQueue = async (
+  sqs: SQSClient,
+  name: string,
+  attributes: Record<string, string>,
+): Promise<string> => {
+  try {
+    const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
+    return onEndpoint(sqs, QueueUrl!);
+  } catch (error) {
+    if (!(error instanceof QueueNameExists)) throw error;
+    const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: name }));
+    const url = await onEndpoint(sqs, QueueUrl!);
+    await sqs.send(new SetQueueAttributesCommand({ QueueUrl: url, Attributes: attributes }));
+    return url;
+  }
+};
+
+/**
  * Creates every queue with its dead-letter queue, redrive policy and visibility timeout. `prefix` gives a
  * test its own set of queues.
  */
@@ -86,29 +125,20 @@ export const createQueues = async (
   const queueUrls = {} as Record<QueueKey, string>;
   const deadLetterQueueUrls = {} as Record<QueueKey, string>;
   for (const [key, q] of Object.entries(QUEUES) as [QueueKey, (typeof QUEUES)[QueueKey]][]) {
-    const dlq = await sqs.send(
-      new CreateQueueCommand({
-        QueueName: prefix + deadLetterQueueName(q),
-        Attributes: { MessageRetentionPeriod: String(DLQ_RETENTION_SECONDS) },
-      }),
-    );
+    const dlqUrl = await ensureQueue(sqs, prefix + deadLetterQueueName(q), {
+      MessageRetentionPeriod: String(DLQ_RETENTION_SECONDS),
+    });
     const dlqArn = await sqs.send(
-      new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }),
+      new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['QueueArn'] }),
     );
-    const main = await sqs.send(
-      new CreateQueueCommand({
-        QueueName: prefix + q.localName,
-        Attributes: {
-          VisibilityTimeout: String(visibilityTimeoutSeconds(q)),
-          RedrivePolicy: JSON.stringify({
-            deadLetterTargetArn: dlqArn.Attributes?.QueueArn,
-            maxReceiveCount: q.maxReceiveCount,
-          }),
-        },
+    queueUrls[key] = await ensureQueue(sqs, prefix + q.localName, {
+      VisibilityTimeout: String(visibilityTimeoutSeconds(q)),
+      RedrivePolicy: JSON.stringify({
+        deadLetterTargetArn: dlqArn.Attributes?.QueueArn,
+        maxReceiveCount: q.maxReceiveCount,
       }),
-    );
-    queueUrls[key] = main.QueueUrl!;
-    deadLetterQueueUrls[key] = dlq.QueueUrl!;
+    });
+    deadLetterQueueUrls[key] = dlqUrl;
   }
   return { queueUrls, deadLetterQueueUrls };
 };

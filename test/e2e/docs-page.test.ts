@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,12 +6,12 @@ import { type BrowserContext, chromium } from 'playwright-core';
 import { type LocalService, startLocalService } from '../helpers/local-service';
 
 /**
- * The API reference page of `npm start`, opened in real headless Chromium (Debian's package; .ci/run
- * installs it). Everything the page loads must come from the local service: the renderer is served from
- * node_modules, not from a CDN.
+ * The API reference page of `npm start`, opened in real headless Chromium: the one the e2e global setup
+ * unpacks from the npm package @sparticuz/chromium (nothing to install on the machine), or CHROMIUM_PATH.
+ * Everything the page loads must come from the local service: the renderer is served from node_modules, not
+ * from a CDN.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -23,23 +23,31 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/** The unpacked browser's own libraries and fonts (see chromium-global-setup.ts); none for CHROMIUM_PATH. */
+const browserEnv = (): Record<string, string> => {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  const libraries = process.env.CHROMIUM_LIBRARY_PATH;
+  if (libraries) env.LD_LIBRARY_PATH = [libraries, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':');
+  if (process.env.CHROMIUM_FONTCONFIG_FILE) env.FONTCONFIG_FILE = process.env.CHROMIUM_FONTCONFIG_FILE;
+  return env;
+};
+
 let service: LocalService;
 let profile: string;
 let browser: BrowserContext;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is not installed at ${CHROMIUM}: run \`apt-get update && apt-get install -y chromium\` ` +
-        '(.ci/run does), or point CHROMIUM_PATH at a Chromium binary.',
-    );
-  }
+  const executablePath = process.env.CHROMIUM_PATH;
+  if (!executablePath)
+    throw new Error('No CHROMIUM_PATH: the e2e global setup (chromium-global-setup.ts) sets it.');
   service = await startLocalService();
   profile = await mkdtemp(path.join(tmpdir(), 'docs-chromium-'));
   browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
     args: CHROMIUM_ARGS,
+    env: browserEnv(),
     viewport: { width: 1400, height: 1000 },
   });
 }, 120_000);

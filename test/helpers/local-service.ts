@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -15,6 +15,7 @@ const cleanEnv = (): Record<string, string> => {
     if (v === undefined) continue;
     if (/(_QUEUE_URL|_DLQ_URL|_BUCKET)$/.test(k) || k === 'TABLE_NAME' || k.startsWith('AWS_ENDPOINT_URL'))
       continue;
+    if (k.startsWith('LOCAL_') || k.startsWith('DEV_') || k === 'PORT') continue;
     env[k] = v;
   }
   return env;
@@ -29,25 +30,66 @@ export interface LocalService {
   readonly apiKey: string;
   /** The seeded dev client's webhook signing secret. */
   readonly webhookSecret: string;
+  /** Everything the service printed (stdout and stderr), line by line. */
   readonly output: string[];
+  /** Where it keeps its state (LOCAL_DATA_DIR). */
+  readonly dataDir: string;
   /** Environment under which `npm run keys` reaches this instance (and not a developer's own). */
   readonly keysEnv: Record<string, string>;
   request(
     path: string,
     init?: RequestInit & { key?: string | null },
   ): Promise<{ status: number; headers: Headers; json: Json }>;
+  /** SIGTERM, as Ctrl-C would; resolves once the process has exited. Removes a data directory it made. */
   stop(): Promise<void>;
+  /** SIGKILL to the whole process group (npm, tsx, node), as a crash would; resolves once all have exited. */
+  kill(): Promise<void>;
 }
 
+export interface StartOptions {
+  /** A data directory to use (and keep); by default a fresh temporary one, removed by stop(). */
+  readonly dataDir?: string;
+  /** Arguments for bin/local.ts (e.g. `--reset`). */
+  readonly args?: readonly string[];
+  /** Start it as `npm start` does (npm, then tsx, on the PATH npm gives scripts) rather than node directly. */
+  readonly viaNpm?: boolean;
+}
+
+const randomKey = () => `cjk_live_e2e${Math.random().toString(36).slice(2).padEnd(29, '0')}`.slice(0, 41);
+
+/** Resolves when no process of the group is left (kill(-pgid, 0) fails once the last one is reaped). */
+const groupGone = async (pgid: number): Promise<void> => {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`process group ${pgid} did not exit`);
+};
+
 /**
- * Starts `npm start` (bin/local.ts) as a child process on a free port, as a developer would, and waits for
- * its "listening on" line.
+ * Starts `npm start` (bin/local.ts) as a child process on a free port, in its own process group and on its
+ * own data directory, as a developer would, and waits for its "listening on" line.
  */
-export const startLocalService = async (env: Record<string, string> = {}): Promise<LocalService> => {
-  const webhookSecret = `whsec_${Buffer.from(Array.from({ length: 32 }, (_, i) => (i * 37 + 11) % 256)).toString('base64')}`;
-  const apiKey = `cjk_live_e2e${Math.random().toString(36).slice(2).padEnd(29, '0')}`.slice(0, 41);
-  const stateFile = path.join(mkdtempSync(path.join(tmpdir(), 'catalog-e2e-')), 'runtime.json');
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+export const startLocalService = async (
+  env: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<LocalService> => {
+  const webhookSecret =
+    env.DEV_WEBHOOK_SECRET ??
+    `whsec_${Buffer.from(Array.from({ length: 32 }, (_, i) => (i * 37 + 11) % 256)).toString('base64')}`;
+  const apiKey = env.DEV_API_KEY ?? randomKey();
+  const scratch = mkdtempSync(path.join(tmpdir(), 'catalog-e2e-'));
+  const stateFile = path.join(scratch, 'runtime.json');
+  const dataDir = options.dataDir ?? path.join(scratch, 'data');
+  const [command, args] = options.viaNpm
+    ? ['npm', ['start', '--', ...(options.args ?? [])]]
+    : [process.execPath, ['--import', 'tsx', 'bin/local.ts', ...(options.args ?? [])]];
+  const child: ChildProcess = spawn(command, args, {
     cwd: process.cwd(),
     env: {
       ...cleanEnv(),
@@ -57,11 +99,16 @@ export const startLocalService = async (env: Record<string, string> = {}): Promi
       LOG_REQUESTS: 'false',
       POWERTOOLS_LOG_LEVEL: 'WARN',
       LOCAL_STATE_FILE: stateFile,
+      LOCAL_DATA_DIR: dataDir,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
+  const pgid = child.pid!;
   const output: string[] = [];
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const removeScratch = () => rmSync(scratch, { recursive: true, force: true });
   createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
@@ -77,6 +124,11 @@ export const startLocalService = async (env: Record<string, string> = {}): Promi
         resolve(m[1]!);
       }
     });
+  }).catch(async (error: unknown) => {
+    if (child.exitCode === null) process.kill(-pgid, 'SIGKILL');
+    await groupGone(pgid);
+    removeScratch();
+    throw error;
   });
   // A service that dies mid-test would otherwise show only as "fetch failed": say why it died.
   let stopping = false;
@@ -84,11 +136,16 @@ export const startLocalService = async (env: Record<string, string> = {}): Promi
     if (!stopping)
       console.error(`npm start exited (${code ?? signal}) during the test:\n${output.slice(-40).join('\n')}`);
   });
+  const cleanUp = () => {
+    if (options.dataDir) rmSync(stateFile, { force: true });
+    removeScratch();
+  };
   return {
     url,
     apiKey,
     webhookSecret,
     output,
+    dataDir,
     keysEnv: { ...cleanEnv(), LOCAL_STATE_FILE: stateFile },
     request: async (path, init = {}) => {
       const { key = apiKey, ...rest } = init;
@@ -100,12 +157,20 @@ export const startLocalService = async (env: Record<string, string> = {}): Promi
       const text = await res.text();
       return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null };
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        stopping = true;
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    stop: async () => {
+      stopping = true;
+      // npm start: npm passes the signal on to its script; directly: the service itself.
+      if (child.exitCode === null && child.signalCode === null) process.kill(-pgid, 'SIGTERM');
+      await exited;
+      await groupGone(pgid);
+      cleanUp();
+    },
+    kill: async () => {
+      stopping = true;
+      process.kill(-pgid, 'SIGKILL');
+      await exited;
+      await groupGone(pgid);
+      cleanUp();
+    },
   };
 };

@@ -43,7 +43,8 @@ describe('functions', () => {
       RECONCILER.handler,
     ]);
     expect(definitions.map((d) => d.name).sort()).toEqual([...expected].sort());
-    stateless$.resourceCountIs('AWS::Lambda::Function', expected.size);
+    // + the operations console's function (test/infra/console-site.test.ts).
+    stateless$.resourceCountIs('AWS::Lambda::Function', expected.size + 1);
   });
 
   it.each(definitions.map((d) => d.name))(
@@ -92,7 +93,8 @@ describe('functions', () => {
   it('log groups (functions and API access logs) keep logs for a month', () => {
     const { stateless$ } = synthesized();
     const groups = Object.values(stateless$.findResources('AWS::Logs::LogGroup'));
-    expect(groups).toHaveLength(definitions.length + 1);
+    // + the API access logs and the operations console's function.
+    expect(groups).toHaveLength(definitions.length + 2);
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30);
   });
 

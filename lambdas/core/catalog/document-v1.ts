@@ -17,6 +17,7 @@ import {
   modifierGroupSchema,
   nameSchema,
   optionalText,
+  pointerOf,
   priceSchema,
   tagsSchema,
 } from './document-fields';
@@ -174,3 +175,13 @@ export const upgradeV1Document = <T extends CatalogDocumentV1Upload>(document: T
   items: document.items.map(upgradeV1Item),
   image_mappings: document.image_mappings.map(upgradeV1ImageMapping),
 });
+
+/** Validates a complete format 1 document (the console saves a format 1 draft back as format 1 while it fits). */
+export const parseCatalogDocumentV1 = (value: unknown) => {
+  const result = catalogDocumentV1Schema.safeParse(value);
+  if (result.success) return { ok: true as const, document: result.data };
+  return {
+    ok: false as const,
+    errors: result.error.issues.map((issue) => ({ pointer: pointerOf(issue.path), message: issue.message })),
+  };
+};

@@ -1,0 +1,31 @@
+/** How a source is shown, from its content type (what the service answered) and its name. */
+export type SourceKind = 'pdf' | 'image' | 'table' | 'text' | 'other';
+
+const IMAGE_TYPES = /^image\/(png|jpeg|gif|webp|avif|bmp)$/i;
+
+export const kindOf = (contentType: string, name: string, bytes: Uint8Array): SourceKind => {
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  const lower = name.toLowerCase().split('?')[0]!;
+  const head = String.fromCharCode(...bytes.subarray(0, 5));
+  if (type === 'application/pdf' || head === '%PDF-') return 'pdf';
+  if (IMAGE_TYPES.test(type)) return 'image';
+  if (/^(text\/(csv|tab-separated-values))$/.test(type) || /\.(csv|tsv|txt)$/.test(lower)) return 'table';
+  if (type === 'application/json' || type.startsWith('text/') || lower.endsWith('.json')) return 'text';
+  // Uploaded files are often stored as application/octet-stream: sniff the common image formats.
+  if (bytes[0] === 0xff && bytes[1] === 0xd8) return 'image';
+  if (head.startsWith('\x89PNG')) return 'image';
+  return 'other';
+};
+
+/**
+ * Text as merchants' systems write it (SPEC 5.2): a BOM decides, then strict UTF-8, else Windows-1252.
+ */
+export const decodeText = (bytes: Uint8Array): string => {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes);
+  }
+};

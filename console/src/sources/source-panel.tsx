@@ -1,0 +1,144 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { OpsApi, SourceBytes } from '../api/client';
+import type { ItemProvenance, SourceView } from '../api/types';
+import { type Box, Highlight } from './highlight';
+import { PdfView } from './pdf-view';
+import { decodeText, kindOf } from './source-kind';
+import { TableView } from './table-view';
+
+interface SourcePanelProps {
+  readonly api: OpsApi;
+  readonly sources: readonly SourceView[];
+  /** The item whose provenance to show (its source is selected, its page and box highlighted). */
+  readonly focus: ItemProvenance | null;
+}
+
+const shortName = (source: string): string => {
+  try {
+    const url = new URL(source);
+    return decodeURIComponent(url.pathname.split('/').filter(Boolean).at(-1) ?? url.host);
+  } catch {
+    return source;
+  }
+};
+
+type Loaded =
+  | { state: 'loading' }
+  | { state: 'error'; message: string }
+  | { state: 'ready'; source: SourceBytes };
+
+/** The job's sources beside the draft: one at a time, chosen with buttons, shown as the page can. */
+export const SourcePanel = ({ api, sources, focus }: SourcePanelProps) => {
+  const [selected, setSelected] = useState(0);
+  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
+  const current = sources[selected];
+
+  useEffect(() => {
+    if (focus?.source_index !== undefined && focus.source_index !== null && sources[focus.source_index]) {
+      setSelected(focus.source_index);
+    }
+  }, [focus]);
+
+  useEffect(() => {
+    if (!current) return;
+    if (current.viewable === false) {
+      setLoaded({ state: 'error', message: 'The service kept no copy of this source to show.' });
+      return;
+    }
+    let cancelled = false;
+    setLoaded({ state: 'loading' });
+    api.source(current.view_path).then(
+      (source) => !cancelled && setLoaded({ state: 'ready', source }),
+      (error: unknown) =>
+        !cancelled &&
+        setLoaded({
+          state: 'error',
+          message: error instanceof Error ? error.message : 'The source could not be loaded.',
+        }),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [current?.view_path]);
+
+  if (sources.length === 0) return <p class="muted">This job has no catalog source.</p>;
+  const highlight =
+    focus && (focus.source_index ?? 0) === selected && focus.page
+      ? { page: focus.page, box: focus.box ?? null }
+      : null;
+  return (
+    <div class="source-panel">
+      {sources.length > 1 && (
+        <fieldset class="source-tabs">
+          <legend class="visually-hidden">Sources</legend>
+          {sources.map((s, i) => (
+            <button
+              key={s.index}
+              type="button"
+              aria-pressed={i === selected ? 'true' : 'false'}
+              onClick={() => setSelected(i)}
+            >
+              {i + 1}. {shortName(s.source)}
+            </button>
+          ))}
+        </fieldset>
+      )}
+      {current && (
+        <p class="source-name">
+          Source {selected + 1}: <span class="break">{current.source}</span>
+        </p>
+      )}
+      {loaded.state === 'loading' && <p class="muted">Loading the source…</p>}
+      {loaded.state === 'error' && <p class="error">{loaded.message}</p>}
+      {loaded.state === 'ready' && current && (
+        <SourceContent source={loaded.source} name={current.source} index={selected} highlight={highlight} />
+      )}
+    </div>
+  );
+};
+
+interface SourceContentProps {
+  readonly source: SourceBytes;
+  readonly name: string;
+  readonly index: number;
+  readonly highlight: { page: number; box: Box | null } | null;
+}
+
+const SourceContent = ({ source, name, index, highlight }: SourceContentProps) => {
+  const bytes = useMemo(() => new Uint8Array(source.bytes), [source]);
+  const kind = kindOf(source.contentType, name, bytes);
+  const blobUrl = useMemo(
+    () => URL.createObjectURL(new Blob([source.bytes], { type: source.contentType })),
+    [source],
+  );
+  useEffect(() => () => URL.revokeObjectURL(blobUrl), [blobUrl]);
+  const label = `Source ${index + 1}`;
+  if (kind === 'pdf') return <PdfView bytes={source.bytes} label={label} highlight={highlight} />;
+  if (kind === 'image') {
+    return (
+      <figure class="image-source">
+        <div class="page-frame">
+          <img src={blobUrl} alt={`${label}: ${shortName(name)}`} />
+          {highlight?.box && <Highlight box={highlight.box} />}
+        </div>
+      </figure>
+    );
+  }
+  if (kind === 'table') return <TableView text={decodeText(bytes)} label={label} />;
+  if (kind === 'text') {
+    return (
+      <section aria-label={label}>
+        <pre class="text-source">{decodeText(bytes.subarray(0, 512 * 1024))}</pre>
+      </section>
+    );
+  }
+  return (
+    <p>
+      This source ({source.contentType}) cannot be shown in the page.{' '}
+      <a href={blobUrl} download={shortName(name)}>
+        Download it
+      </a>{' '}
+      to open it with another program.
+    </p>
+  );
+};

@@ -1,0 +1,515 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Page } from 'playwright-core';
+import { type Browser, launchChromium } from '../helpers/chromium';
+import { type Json, type LocalService, startLocalService } from '../helpers/local-service';
+import { csv, menuPdf } from './console-fixtures';
+
+/**
+ * The operations console (SPEC 5.4) in real headless Chromium against `npm start`, at 1280×800: an
+ * operator signs in, opens jobs in review from the queue, edits the draft without writing JSON, saves,
+ * completes or fails them; the client's export then carries the edits. Merchant text is shown as text, and
+ * the page runs under its Content-Security-Policy without a single violation.
+ *
+ * `GET /v1/ops/jobs/{id}/sources/{n}` belongs to the drafts work; until the service answers it, the test
+ * answers it in the browser with the bytes the job was created with (`serveSources`).
+ */
+
+const run = promisify(execFile);
+
+/**
+ * What the code run in the page touches (the test project has no DOM types). Casts only: the functions
+ * passed to page.evaluate run in the browser, where these are the real objects.
+ */
+interface Dom {
+  readonly document: {
+    readonly activeElement: {
+      id: string;
+      tagName: string;
+      value?: string;
+      getAttribute(name: string): string | null;
+    } | null;
+  };
+  readonly sessionStorage: { readonly length: number; getItem(key: string): string | null };
+}
+interface Canvas {
+  readonly width: number;
+  readonly height: number;
+  getContext(kind: '2d'): {
+    getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+  };
+}
+const IMAGES = path.join(process.cwd(), 'docs', 'images');
+
+let service: LocalService;
+let browser: Browser;
+let opsKey: string;
+const sourcesOf = new Map<string, { contentType: string; bytes: Buffer }[]>();
+
+const upload = async (filename: string, contentType: string, bytes: Buffer): Promise<string> => {
+  const created = await service.request('/v1/files', {
+    method: 'POST',
+    body: JSON.stringify({ filename, content_type: contentType }),
+  });
+  expect(created.status).toBe(201);
+  const put = await fetch(created.json.upload_url, {
+    method: 'PUT',
+    headers: { 'content-type': contentType },
+    body: bytes,
+  });
+  expect(put.status).toBe(200);
+  expect((await service.request(`/v1/files/${created.json.id}`)).json.state).toBe('uploaded');
+  return created.json.id;
+};
+
+const poll = async (pathname: string, done: (body: Json) => boolean, key?: string): Promise<Json> => {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const res = await service.request(pathname, key ? { key } : {});
+    if (done(res.json)) return res.json;
+    if (Date.now() > deadline)
+      throw new Error(`${pathname} is still ${JSON.stringify(res.json).slice(0, 300)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
+/** A job of the dev client that goes to review (instructions, or a source only a person reads). */
+const jobInReview = async (options: {
+  merchant: string;
+  rush?: boolean;
+  instructions?: string;
+  source: { filename: string; contentType: string; bytes: Buffer };
+}): Promise<string> => {
+  const file = await upload(options.source.filename, options.source.contentType, options.source.bytes);
+  const created = await service.request('/v1/jobs', {
+    method: 'POST',
+    body: JSON.stringify({
+      job: {
+        job_type: 'new_menu',
+        processing_type: options.rush ? 'rush' : 'standard',
+        job_data: {
+          catalog_sources: [file],
+          merchant_name: options.merchant,
+          ...(options.instructions ? { instructions: options.instructions } : {}),
+        },
+      },
+    }),
+  });
+  expect(created.status).toBe(201);
+  await poll(`/v1/jobs/${created.json.id}`, (j) => j.state === 'in_review');
+  sourcesOf.set(created.json.id, [{ contentType: options.source.contentType, bytes: options.source.bytes }]);
+  return created.json.id;
+};
+
+/** What a page did that it should not: script dialogs, CSP violations, uncaught errors. */
+interface Watch {
+  readonly dialogs: string[];
+  readonly violations: string[];
+  readonly errors: string[];
+  readonly writes: string[];
+}
+
+const openConsole = async (): Promise<{ page: Page; watch: Watch }> => {
+  const page = await browser.context.newPage();
+  const watch: Watch = { dialogs: [], violations: [], errors: [], writes: [] };
+  page.on('dialog', (dialog) => {
+    // confirm() is the console's own (delete, leave unsaved); anything else is a script that should not run.
+    if (dialog.type() === 'confirm') return void dialog.accept();
+    watch.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  page.on('console', (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) watch.violations.push(message.text());
+  });
+  page.on('pageerror', (error) => watch.errors.push(error.message));
+  page.on('request', (request) => {
+    if (request.method() !== 'GET')
+      watch.writes.push(`${request.method()} ${new URL(request.url()).pathname}`);
+  });
+  await page.route('**/v1/ops/jobs/*/sources/*', async (route) => {
+    const match = /\/v1\/ops\/jobs\/([^/]+)\/sources\/(\d+)$/.exec(new URL(route.request().url()).pathname);
+    const source = match ? sourcesOf.get(match[1]!)?.[Number(match[2])] : undefined;
+    const real = await route.fetch();
+    if (real.status() !== 404 || !source) return route.fulfill({ response: real });
+    await route.fulfill({ status: 200, contentType: source.contentType, body: source.bytes });
+  });
+  return { page, watch };
+};
+
+const expectClean = (watch: Watch) => {
+  expect(watch.dialogs).toEqual([]);
+  expect(watch.violations).toEqual([]);
+  expect(watch.errors).toEqual([]);
+};
+
+const signIn = async (page: Page, key: string) => {
+  await page.goto(`${service.url}/ops`);
+  await page.getByLabel('Operator API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+};
+
+const openJob = async (page: Page, merchant: string) => {
+  await page.getByRole('link', { name: merchant, exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: merchant }).waitFor();
+  await page.getByRole('heading', { name: 'Draft catalog' }).waitFor();
+};
+
+/** Waits until a new, empty field named `label` has focus (the console moves focus to what was added). */
+const focusedEmpty = (page: Page, label: string) =>
+  page.waitForFunction((name) => {
+    const el = (globalThis as unknown as Dom).document.activeElement;
+    return el?.getAttribute('aria-label') === name && el.value === '';
+  }, label);
+
+/** The name input of the item now named `name`. */
+const itemNamed = async (page: Page, name: string) => {
+  const inputs = page.getByRole('textbox', { name: 'Item name', exact: true });
+  const values = await inputs.evaluateAll((els) =>
+    els.map((el) => (el as unknown as { value: string }).value),
+  );
+  const index = values.indexOf(name);
+  if (index < 0) throw new Error(`no item named ${name} among ${JSON.stringify(values)}`);
+  return inputs.nth(index);
+};
+
+const exportOf = async (jobId: string): Promise<Json> => {
+  const created = await service.request('/v1/data_exports', {
+    method: 'POST',
+    body: JSON.stringify({ id: jobId, type: 'catalog' }),
+  });
+  expect(created.status).toBe(201);
+  const done = await poll(
+    `/v1/data_exports/${created.json.id}`,
+    (e) => e.state === 'completed' || e.state === 'failed',
+  );
+  expect(done.state).toBe('completed');
+  return (await fetch(done.delivery_url)).json();
+};
+
+/** An item's price in either catalog format (format 2: on its first variant). */
+const priceOf = (item: Json) => item.variants?.[0]?.price ?? item.price;
+
+beforeAll(async () => {
+  mkdirSync(IMAGES, { recursive: true });
+  service = await startLocalService();
+  const { stdout } = await run(
+    'npx',
+    ['tsx', 'bin/keys.ts', 'create', '--client', 'ops', '--scope', 'operator'],
+    {
+      env: service.keysEnv,
+    },
+  );
+  opsKey = JSON.parse(stdout.trim()).api_key;
+  browser = await launchChromium({ width: 1280, height: 800 });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+describe('the operations console at /ops', () => {
+  it('is served with a strict Content-Security-Policy and hardening headers', async () => {
+    const bare = await fetch(`${service.url}/ops`, { redirect: 'manual' });
+    const page = await fetch(`${service.url}/ops/`);
+    expect([bare.status, await bare.text()]).toEqual([200, await page.clone().text()]);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    const html = await page.text();
+    expect(html).not.toMatch(/<script>|<script(?![^>]*\ssrc=)[^>]*>|\son\w+=|https?:\/\//);
+    const script = /<script[^>]*src="(\/ops\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    const asset = await fetch(`${service.url}${script}`);
+    expect([asset.status, asset.headers.get('content-type')]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+    ]);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    expect(asset.headers.get('content-security-policy')).toBe(csp);
+    const missing = await fetch(`${service.url}/ops/assets/nothing.js`);
+    expect([missing.status, ((await missing.json()) as Json).code]).toEqual([404, 'not_found']);
+  });
+
+  it('refuses a client key, and keeps no key it refused', async () => {
+    const { page, watch } = await openConsole();
+    await signIn(page, service.apiKey);
+    await page.getByText('This is a client key').waitFor();
+    expect(await page.getByRole('heading', { name: 'Review queue' }).count()).toBe(0);
+    expect(await page.evaluate(() => (globalThis as unknown as Dom).sessionStorage.length)).toBe(0);
+    await page.getByLabel('Operator API key').fill('cjk_live_notakeyatallnotakeyatall00000000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('This key is not valid').waitFor();
+    expectClean(watch);
+    await page.close();
+  }, 60_000);
+
+  it('edits a draft from the queue: a price, a name, a new item; saves and completes; the export has the edits', async () => {
+    const slow = await jobInReview({
+      merchant: 'Slow Noodles',
+      instructions: 'No rush: check the spelling.',
+      source: {
+        filename: 'noodles.csv',
+        contentType: 'text/csv',
+        bytes: csv([
+          ['category', 'name', 'price'],
+          ['Noodles', 'Ramen', '11.00'],
+        ]),
+      },
+    });
+    const jobId = await jobInReview({
+      merchant: "Joe's Diner",
+      rush: true,
+      instructions: 'Margherita is 13.75 since March; Cola is now Cola Zero; add Lemonade at 3.20.',
+      source: {
+        filename: 'menu.csv',
+        contentType: 'text/csv',
+        bytes: csv([
+          ['category', 'name', 'description', 'price'],
+          ['Pizza', 'Margherita', 'Tomato, mozzarella, basil', '12.50'],
+          ['Pizza', 'Diavola', 'Spicy salami', '14.00'],
+          ['Drinks', 'Cola', '', '2.50'],
+        ]),
+      },
+    });
+    const { page, watch } = await openConsole();
+
+    // Signing in from the keyboard: the heading has focus, the key field is next.
+    await page.goto(`${service.url}/ops/`);
+    await page.waitForFunction(() => (globalThis as unknown as Dom).document.activeElement?.tagName === 'H1');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (globalThis as unknown as Dom).document.activeElement?.id)).toBe(
+      'api-key',
+    );
+    await page.keyboard.type(opsKey);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Review queue' }).waitFor();
+    expect(
+      await page.evaluate(() => (globalThis as unknown as Dom).sessionStorage.getItem('catalog-ops.api-key')),
+    ).toBe(opsKey);
+
+    // Rush first; due date, time left, client, merchant and instructions on each row.
+    const rows = page.getByRole('row');
+    await page.getByRole('link', { name: "Joe's Diner" }).waitFor();
+    const texts = await rows.allInnerTexts();
+    const joe = texts.findIndex((t) => t.includes("Joe's Diner"));
+    const noodles = texts.findIndex((t) => t.includes('Slow Noodles'));
+    expect(joe).toBeGreaterThan(0);
+    expect(noodles).toBeGreaterThan(joe);
+    expect(texts[joe]).toMatch(/Rush/);
+    expect(texts[joe]).toMatch(/\d+ h \d+ min left/);
+    expect(texts[joe]).toContain('dev');
+    expect(texts[joe]).toContain('Margherita is 13.75 since March');
+    await page.screenshot({ path: path.join(IMAGES, 'console-queue.png') });
+
+    await openJob(page, "Joe's Diner");
+    // The source, beside the draft, as a table.
+    const described = page
+      .getByRole('region', { name: 'Source 1' })
+      .getByRole('cell', { name: 'Tomato, mozzarella, basil' });
+    await described.waitFor();
+    expect(await described.count()).toBe(1);
+
+    await page.getByLabel('Price of item Margherita (USD)').fill('13.75');
+    await (await itemNamed(page, 'Cola')).fill('Cola Zero');
+    await page.getByRole('button', { name: 'Add item to Drinks' }).click();
+    // The new item's name field has focus: type straight away.
+    await focusedEmpty(page, 'Item name');
+    await page.keyboard.type('Lemonade');
+    await page.getByLabel('Price of item Lemonade (USD)').fill('3.20');
+    await page.getByText('Unsaved changes').waitFor();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Saved at/ })
+      .waitFor();
+    expect(watch.writes).toEqual([`PUT /v1/ops/jobs/${jobId}/catalog`]);
+    await page.locator('.draft-pane').evaluate((pane) => pane.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(IMAGES, 'console-job.png') });
+
+    await page.getByRole('button', { name: 'Complete…' }).click();
+    await page
+      .getByRole('dialog', { name: 'Complete this job?' })
+      .getByRole('button', { name: 'Complete', exact: true })
+      .click();
+    await page.getByRole('status').filter({ hasText: 'Completed' }).waitFor();
+    expect((await service.request(`/v1/jobs/${jobId}`)).json.state).toBe('completed');
+
+    const catalog = await exportOf(jobId);
+    const byName = new Map<string, Json>(catalog.items.map((i: Json) => [i.name, i]));
+    expect(priceOf(byName.get('Margherita'))).toEqual({ amount: 1375, currency: 'USD' });
+    expect(priceOf(byName.get('Diavola'))).toEqual({ amount: 1400, currency: 'USD' });
+    expect(byName.has('Cola')).toBe(false);
+    expect(priceOf(byName.get('Cola Zero'))).toEqual({ amount: 250, currency: 'USD' });
+    expect(priceOf(byName.get('Lemonade'))).toEqual({ amount: 320, currency: 'USD' });
+    const drinks = catalog.categories.find((c: Json) => c.name === 'Drinks');
+    expect(byName.get('Lemonade').category_id).toBe(drinks.id);
+    expect((await service.request(`/v1/jobs/${slow}`)).json.state).toBe('in_review');
+    expectClean(watch);
+    await page.close();
+  }, 120_000);
+
+  it('finishes a PDF menu job: the PDF is rendered beside the draft, the menu is typed in, the job completed', async () => {
+    const pdf = menuPdf('Trattoria Sole', ['Pizza', ['Margherita', '12.50'], ['Quattro formaggi', '15.00']]);
+    const jobId = await jobInReview({
+      merchant: 'Trattoria Sole',
+      rush: true,
+      source: { filename: 'menu.pdf', contentType: 'application/pdf', bytes: pdf },
+    });
+    const { page, watch } = await openConsole();
+    await signIn(page, opsKey);
+    await openJob(page, 'Trattoria Sole');
+
+    const canvas = page.getByRole('img', { name: 'Page 1 of 1' });
+    await page.locator('.pdf-source[data-rendered="true"]').waitFor({ timeout: 30_000 });
+    const inked = await canvas.evaluate((el) => {
+      const c = el as unknown as Canvas;
+      const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let dark = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i]! < 128 && data[i + 3]! > 0) dark += 1;
+      return dark;
+    });
+    expect(inked).toBeGreaterThan(200);
+
+    await page.getByRole('button', { name: 'Add category' }).click();
+    await focusedEmpty(page, 'Category name');
+    await page.keyboard.type("Chef's specials");
+    await page.getByRole('button', { name: "Add item to Chef's specials" }).click();
+    await focusedEmpty(page, 'Item name');
+    await page.keyboard.type('Truffle pizza');
+    await page.getByLabel('Price of item Truffle pizza (USD)').fill('21');
+    await page.getByRole('button', { name: 'Save and complete…' }).click();
+    await page
+      .getByRole('dialog', { name: 'Complete this job?' })
+      .getByRole('button', { name: 'Save and complete' })
+      .click();
+    await page.getByRole('status').filter({ hasText: 'Completed' }).waitFor();
+
+    const catalog = await exportOf(jobId);
+    const truffle = catalog.items.find((i: Json) => i.name === 'Truffle pizza');
+    expect(priceOf(truffle)).toEqual({ amount: 2100, currency: 'USD' });
+    expect(catalog.categories.find((c: Json) => c.id === truffle.category_id).name).toBe("Chef's specials");
+    expectClean(watch);
+    await page.close();
+  }, 120_000);
+
+  it('shows merchant text as text: markup in names, descriptions and instructions never runs', async () => {
+    const dish = '<img src=x onerror=alert(1)>';
+    const merchant = '<b onmouseover=alert(2)>Bold Bistro</b>';
+    await jobInReview({
+      merchant,
+      instructions: '<script>alert(3)</script> <img src=x onerror=alert(4)>',
+      source: {
+        filename: 'menu.csv',
+        contentType: 'text/csv',
+        bytes: csv([
+          ['category', 'name', 'description', 'price'],
+          ['<i>Mains</i>', dish, '<svg onload=alert(5)>', '9.00'],
+        ]),
+      },
+    });
+    const { page, watch } = await openConsole();
+    await signIn(page, opsKey);
+    await page.getByRole('link', { name: merchant, exact: true }).waitFor();
+    await openJob(page, merchant);
+    const source = page.getByRole('region', { name: 'Source 1' });
+
+    expect(await (await itemNamed(page, dish)).inputValue()).toBe(dish);
+    await page.getByText('<script>alert(3)</script> <img src=x onerror=alert(4)>').waitFor();
+    await page.getByRole('heading', { name: '<i>Mains</i>' }).waitFor();
+    await source.getByRole('cell', { name: dish }).waitFor();
+    expect(await source.getByRole('cell', { name: dish }).count()).toBe(1);
+    expect(await page.locator('img[src="x"], svg[onload], script:not([src]), b[onmouseover]').count()).toBe(
+      0,
+    );
+    expectClean(watch);
+    await page.close();
+  }, 60_000);
+
+  it('validates with the API schema and shows each problem at its field; nothing is sent until it is fixed', async () => {
+    await jobInReview({
+      merchant: 'Field Errors Cafe',
+      instructions: 'Check everything.',
+      source: {
+        filename: 'menu.csv',
+        contentType: 'text/csv',
+        bytes: csv([
+          ['category', 'name', 'price'],
+          ['Cafe', 'Latte', '4.50'],
+        ]),
+      },
+    });
+    const { page, watch } = await openConsole();
+    await signIn(page, opsKey);
+    await openJob(page, 'Field Errors Cafe');
+
+    const name = await itemNamed(page, 'Latte');
+    await name.fill('   ');
+    await expect(name.getAttribute('aria-invalid')).resolves.toBe('true');
+    const described = await name.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${described}"]`).innerText()).toBe('must not be blank');
+    const price = page.getByLabel('Price of item 1 (no name yet) (USD)');
+    await price.fill('4.5.0');
+    await page.getByText('enter a price such as 12.50', { exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'Not saved: 2 problem(s) to fix first.' }).waitFor();
+    expect(await page.evaluate(() => (globalThis as unknown as Dom).document.activeElement?.id)).toBe(
+      'problems-heading',
+    );
+    await page.getByRole('button', { name: 'Item #1 (no name) › name' }).click();
+    expect(
+      await name.evaluate((el) => (el as unknown) === (globalThis as unknown as Dom).document.activeElement),
+    ).toBe(true);
+    expect(watch.writes).toEqual([]);
+
+    await name.fill('Flat white');
+    await page.getByLabel('Price of item Flat white (USD)').fill('4.80');
+    expect(await page.getByText('must not be blank').count()).toBe(0);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Saved at/ })
+      .waitFor();
+    expect(watch.writes).toHaveLength(1);
+    expectClean(watch);
+    await page.close();
+  }, 60_000);
+
+  it('fails a job with a reason, and signs out', async () => {
+    const jobId = await jobInReview({
+      merchant: 'Blurry Burgers',
+      source: { filename: 'menu.pdf', contentType: 'application/pdf', bytes: menuPdf('Blurry', []) },
+    });
+    const { page, watch } = await openConsole();
+    await signIn(page, opsKey);
+    await openJob(page, 'Blurry Burgers');
+    await page.getByRole('button', { name: 'Fail…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Fail this job' });
+    await dialog.getByLabel('Reason').selectOption('illegible_menu');
+    await dialog.getByRole('button', { name: 'Fail the job' }).click();
+    await dialog.getByText('Say why the job fails.').waitFor();
+    await dialog.getByLabel('Message to the client').fill('The PDF is a blank page.');
+    await dialog.getByRole('button', { name: 'Fail the job' }).click();
+    await page.getByRole('status').filter({ hasText: 'Failed with illegible_menu' }).waitFor();
+    const job = (await service.request(`/v1/jobs/${jobId}`)).json;
+    expect(job).toMatchObject({
+      state: 'failed',
+      error: { code: 'illegible_menu', detail: 'The PDF is a blank page.' },
+    });
+    expect(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Operator API key').waitFor();
+    expect(await page.evaluate(() => (globalThis as unknown as Dom).sessionStorage.length)).toBe(0);
+    expectClean(watch);
+    await page.close();
+  }, 60_000);
+});

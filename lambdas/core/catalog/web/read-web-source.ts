@@ -71,6 +71,66 @@ const menuLinksOf = (document: Document, pageUrl: string): { pages: string[]; pd
   return { pages: [...pages], pdfs: [...pdfs] };
 };
 
+/** The same product listed twice (a listing and its next page overlap) is kept once. */
+const uniqueItems = (items: readonly WebItem[]): WebItem[] => {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = JSON.stringify([item.name, item.variants.map((v) => v.sku ?? v.gtin ?? v.name)]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+};
+
+/** The page's `rel="next"` link on the same site, if any. */
+const nextPageOf = (document: Document, pageUrl: string): string | null => {
+  const link = findAll(
+    document,
+    (e) => (e.name === 'link' || e.name === 'a') && /(?:^|\s)next(?:\s|$)/i.test(attr(e, 'rel') ?? ''),
+  )[0];
+  const url = link ? absoluteUrl(attr(link, 'href'), baseUrlOf(document, pageUrl)) : null;
+  return url && sameSite(url, pageUrl) && url !== pageUrl ? url : null;
+};
+
+const followNextPages = async (
+  document: Document,
+  pageUrl: string,
+  session: WebSession,
+  context: WebReadContext,
+  warnings: WebWarning[],
+): Promise<WebItem[]> => {
+  const items: WebItem[] = [];
+  const visited = new Set([pageUrl]);
+  for (let next = nextPageOf(document, pageUrl); next && !visited.has(next); ) {
+    visited.add(next);
+    const outcome = await session.fetch(next, HTML_ACCEPT);
+    if (!outcome.ok) {
+      const code =
+        outcome.reason === 'limit'
+          ? 'page_limit'
+          : outcome.reason === 'robots'
+            ? 'robots_disallowed'
+            : 'page_unreadable';
+      warnings.push({ code, message: `the listing's next page was not read: ${outcome.message}`, url: next });
+      break;
+    }
+    let page: Document;
+    try {
+      page = parseHtml(decodeHtml(outcome.body, outcome.headers['content-type']));
+    } catch (error) {
+      if (!(error instanceof HtmlTooDeepError)) throw error;
+      warnings.push({ code: 'page_unreadable', message: `${next}: ${error.message}`, url: next });
+      break;
+    }
+    const read = readStructuredData(page, outcome.url, context);
+    warnings.push(...read.warnings);
+    if (read.found !== 'products') break;
+    items.push(...read.items);
+    next = nextPageOf(page, outcome.url);
+  }
+  return items;
+};
+
 interface PageReading {
   readonly items: WebItem[];
   readonly drafted: boolean;
@@ -146,13 +206,19 @@ export const readWebSource = async (
   const page = readPage(document, first.url, context);
   warnings.push(...page.warnings);
   if (page.items.length > 0) {
-    return page.drafted
-      ? done(
-          'html_draft',
-          page.items,
-          `the catalog on ${first.url} was drafted from the page's layout and needs checking`,
-        )
-      : done('schema_org', page.items);
+    if (page.drafted) {
+      return done(
+        'html_draft',
+        page.items,
+        `the catalog on ${first.url} was drafted from the page's layout and needs checking`,
+      );
+    }
+    // A product listing split over pages (`rel="next"`): the following pages, within the bounds.
+    const more =
+      session && context.kind === 'retail'
+        ? await followNextPages(document, first.url, session, context, warnings)
+        : [];
+    return done('schema_org', uniqueItems([...page.items, ...more]));
   }
 
   const nothing = `${first.url} has no ${context.kind === 'menu' ? 'menu' : 'product'} data the service can read`;

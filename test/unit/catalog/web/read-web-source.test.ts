@@ -227,4 +227,56 @@ describe('reading a web source', () => {
       review: 'https://sole.example/ has no menu data the service can read',
     });
   });
+
+  it('follows a product listing split over pages (rel="next"), within the bounds', async () => {
+    const listing = (n: number, next: string | null) =>
+      `<html><head>${next ? `<link rel="next" href="${next}">` : ''}<script type="application/ld+json">${JSON.stringify(
+        {
+          '@type': 'ItemList',
+          itemListElement: [1, 2].map((i) => ({
+            '@type': 'ListItem',
+            position: i,
+            item: {
+              '@type': 'Product',
+              name: `Lamp ${n}-${i}`,
+              sku: `L-${n}-${i}`,
+              offers: { price: '20.00', priceCurrency: 'EUR' },
+            },
+          })),
+        },
+      )}</script></head><body></body></html>`;
+    const { result, http } = await read(
+      'https://lamps.example/c/lamps',
+      listing(1, '/c/lamps?page=2'),
+      (url) => {
+        if (url.search === '?page=2') return htmlAnswer(listing(2, '/c/lamps?page=3'));
+        if (url.search === '?page=3') return htmlAnswer(listing(3, 'https://elsewhere.example/?page=4'));
+        return undefined;
+      },
+    );
+    expect(result.profile).toBe('schema_org');
+    expect(result.pages).toBe(3);
+    expect(result.items.map((i) => i.name)).toEqual([
+      'Lamp 1-1',
+      'Lamp 1-2',
+      'Lamp 2-1',
+      'Lamp 2-2',
+      'Lamp 3-1',
+      'Lamp 3-2',
+    ]);
+    expect(http.paths).toEqual(['/robots.txt', '/c/lamps?page=2', '/c/lamps?page=3']);
+
+    const bounded = await read(
+      'https://lamps.example/c/lamps',
+      listing(1, '/c/lamps?page=2'),
+      (url) =>
+        url.search === '?page=2'
+          ? htmlAnswer(listing(2, '/c/lamps?page=3'))
+          : htmlAnswer(listing(9, '/c/lamps?page=4')),
+      retail,
+      { maxPagesPerJob: 2 },
+    );
+    expect(bounded.result.items).toHaveLength(4);
+    expect(bounded.result.warnings.map((w) => w.code)).toEqual(['page_limit']);
+  });
 });

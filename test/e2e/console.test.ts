@@ -41,7 +41,11 @@ interface Canvas {
     getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
   };
 }
-const IMAGES = path.join(process.cwd(), 'docs', 'images');
+/**
+ * Where the run saves its screenshots of the queue and of a job page: test-results/ (ignored by git), or
+ * the README's docs/images with `npm run screenshots` (SCREENSHOT_DIR), so that `npm test` leaves the tree clean.
+ */
+const IMAGES = path.resolve(process.env.SCREENSHOT_DIR ?? path.join('test-results', 'screenshots'));
 
 let service: LocalService;
 let browser: Browser;

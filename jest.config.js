@@ -1,5 +1,10 @@
 // Tests run as CommonJS through swc; ESM-only dependencies (middy) are transformed too.
 const transform = {
+  // pdf.js as unpdf ships it is an ES module (.mjs): compiled like the rest for the CommonJS test runtime.
+  '^.+/unpdf/dist/pdfjs\\.mjs$': [
+    '@swc/jest',
+    { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+  ],
   '^.+\\.(t|j)sx?$': [
     '@swc/jest',
     { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
@@ -7,9 +12,9 @@ const transform = {
 };
 const common = {
   transform,
-  transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|unpdf)/)'],
   testEnvironment: 'node',
-  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   setupFiles: ['<rootDir>/test/helpers/jest-env.ts'],
 };
 
@@ -22,7 +27,7 @@ export default {
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/helpers/emulators-global-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/emulators-global-teardown.ts',
-      testTimeout: 30_000,
+      setupFilesAfterEnv: ['<rootDir>/test/helpers/timeout-30s.ts'],
     },
     {
       ...common,
@@ -30,7 +35,7 @@ export default {
       testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
       // Unpacks the headless Chromium of the browser tests (once per npm ci).
       globalSetup: '<rootDir>/test/helpers/chromium-global-setup.ts',
-      testTimeout: 60_000,
+      setupFilesAfterEnv: ['<rootDir>/test/helpers/timeout-60s.ts'],
     },
     { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
   ],

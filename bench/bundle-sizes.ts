@@ -64,7 +64,10 @@ const main = async (): Promise<void> => {
     const outDir = join(outRoot, fn.name);
     mkdirSync(outDir, { recursive: true });
     const outfile = join(outDir, BUNDLE_FILE);
-    const result = await build({ ...esbuildOptions(entry, outfile), absWorkingDir: root });
+    const result = await build({
+      ...esbuildOptions(entry, outfile, fn.packaging?.nodeModules),
+      absWorkingDir: root,
+    });
     const metafile = result.metafile!;
     writeFileSync(join(outDir, 'metafile.json'), JSON.stringify(metafile));
     const relOut = Object.keys(metafile.outputs).find((p) => p.endsWith(BUNDLE_FILE))!;

@@ -122,6 +122,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   // The operations API (SPEC 5.4): operator keys only.
   { method: 'GET', path: '/v1/ops/jobs', handler: 'ops-list-jobs', scope: 'operator' },
   { method: 'GET', path: '/v1/ops/jobs/{id}', handler: 'ops-get-job', scope: 'operator' },
+  { method: 'GET', path: '/v1/ops/jobs/{id}/sources/{n}', handler: 'ops-get-job-source', scope: 'operator' },
   { method: 'PUT', path: '/v1/ops/jobs/{id}/catalog', handler: 'ops-put-catalog', scope: 'operator' },
   { method: 'POST', path: '/v1/ops/jobs/{id}/complete', handler: 'ops-complete-job', scope: 'operator' },
   { method: 'POST', path: '/v1/ops/jobs/{id}/fail', handler: 'ops-fail-job', scope: 'operator' },

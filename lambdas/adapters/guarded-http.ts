@@ -2,7 +2,7 @@ import { promises as dns } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { classifyAddress, isAllowedAddress } from '../core/address-policy';
+import { classifyAddress, isAllowedAddress, isLocalhostName } from '../core/address-policy';
 import {
   OutboundBlockedError,
   OutboundError,
@@ -26,7 +26,12 @@ export const systemResolver: Resolver = async (hostname) => {
   return addresses.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
 
-export { type AddressRange, classifyAddress, isAllowedAddress } from '../core/address-policy';
+export {
+  type AddressRange,
+  classifyAddress,
+  isAllowedAddress,
+  isLocalhostName,
+} from '../core/address-policy';
 
 export interface GuardedHttpOptions {
   /** The local runtime's `ALLOW_LOOPBACK_URLS`: loopback targets allowed, every other internal range still refused. */
@@ -46,11 +51,19 @@ interface Target {
   readonly host: string;
 }
 
-/** A `lookup` that answers with the address already checked: the socket cannot reach anything else. */
+/**
+ * A `lookup` that answers with the address already checked: the socket cannot reach anything else.
+ *
+ * It answers asynchronously, as a real lookup does. Answered synchronously, a connection that fails at once
+ * (no route to the address, EINVAL, ...) emits its 'error' before the request has attached its listeners
+ * to the socket, and that unhandled 'error' event kills the process.
+ */
 const pinnedLookup = (address: ResolvedAddress): LookupFunction =>
   ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, [{ address: address.address, family: address.family }]);
-    else callback(null, address.address, address.family);
+    setImmediate(() => {
+      if (options?.all) callback(null, [{ address: address.address, family: address.family }]);
+      else callback(null, address.address, address.family);
+    });
   }) as unknown as LookupFunction;
 
 const networkError = (error: unknown, signal: AbortSignal): OutboundError => {
@@ -181,6 +194,14 @@ export class GuardedHttp implements OutboundHttp {
     const literal = isIP(target.host);
     if (literal !== 0) {
       addresses = [{ address: target.host, family: literal === 6 ? 6 : 4 }];
+    } else if (isLocalhostName(target.host)) {
+      // RFC 6761: this machine, whatever DNS would say; never asked.
+      if (!this.allowLoopback)
+        throw new OutboundBlockedError(`${target.url.host} is this machine, which may not be reached`);
+      addresses = [
+        { address: '127.0.0.1', family: 4 },
+        { address: '::1', family: 6 },
+      ];
     } else {
       let abortListener: (() => void) | undefined;
       const aborted = new Promise<never>((_, reject) => {
@@ -237,6 +258,8 @@ export class GuardedHttp implements OutboundHttp {
             ...(payload === undefined ? {} : { 'content-length': String(payload.byteLength) }),
           },
           lookup: pinnedLookup(address),
+          // SNI and the certificate check use the name without a trailing dot (RFC 6066).
+          ...(isIP(target.host) === 0 ? { servername: target.host.replace(/\.$/, '') } : {}),
           agent: false,
           signal,
         },

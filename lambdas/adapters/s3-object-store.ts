@@ -4,12 +4,18 @@ import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } 
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { NotFoundError } from '../core/errors';
-import type { Clock, ObjectStore, SignedUrl, WrittenObject } from '../core/ports';
+import type { Clock, DownloadResponse, ObjectStore, SignedUrl, WrittenObject } from '../core/ports';
 import { translateAwsErrors } from './aws-errors';
 
 const isMissing = (error: unknown): boolean => {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404;
+};
+
+/** `inline` with an ASCII fallback name and the RFC 5987 UTF-8 name, so any file name is safe in the header. */
+const inlineDisposition = (fileName: string): string => {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 };
 
 /** Multipart parts of 8 MB, two in flight: the upload holds ~16 MB however large the object. */
@@ -41,11 +47,19 @@ export class S3ObjectStore implements ObjectStore {
     return { url, expiresAt: this.expiry(expiresInSeconds) };
   }
 
-  async presignDownload(key: string, expiresInSeconds: number): Promise<SignedUrl> {
+  async presignDownload(
+    key: string,
+    expiresInSeconds: number,
+    response?: DownloadResponse,
+  ): Promise<SignedUrl> {
+    const command = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ...(response?.contentType ? { ResponseContentType: response.contentType } : {}),
+      ...(response?.fileName ? { ResponseContentDisposition: inlineDisposition(response.fileName) } : {}),
+    });
     const url = await translateAwsErrors('sign download url', () =>
-      getSignedUrl(this.s3, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
-        expiresIn: expiresInSeconds,
-      }),
+      getSignedUrl(this.s3, command, { expiresIn: expiresInSeconds }),
     );
     return { url, expiresAt: this.expiry(expiresInSeconds) };
   }

@@ -147,6 +147,11 @@ export interface SignedUrl {
   readonly expiresAt: string;
 }
 
+export interface DownloadResponse {
+  readonly contentType?: string;
+  readonly fileName?: string;
+}
+
 export interface WrittenObject {
   readonly sizeBytes: number;
   /** Hex SHA-256 of the bytes written. */
@@ -155,7 +160,11 @@ export interface WrittenObject {
 
 export interface ObjectStore {
   presignUpload(key: string, contentType: string, expiresInSeconds: number): Promise<SignedUrl>;
-  presignDownload(key: string, expiresInSeconds: number): Promise<SignedUrl>;
+  /**
+   * A GET URL for the object. `response` sets the Content-Type and an inline Content-Disposition (with
+   * the file name) that the storage answers with, so a browser shows the object instead of saving it.
+   */
+  presignDownload(key: string, expiresInSeconds: number, response?: DownloadResponse): Promise<SignedUrl>;
   /** Size in bytes, or undefined when no object has that key. */
   size(key: string): Promise<number | undefined>;
   /**
@@ -175,6 +184,11 @@ export const objectKeys = {
   catalog: (clientId: string, jobId: string): string => `catalogs/${clientId}/${jobId}.json`,
   /** An export's file (exports bucket). */
   exportFile: (clientId: string, exportId: string): string => `exports/${clientId}/${exportId}.json`,
+  /** Provenance and confidence of a job's drafted items, for review (catalogs bucket; use-cases/draft-review.ts). */
+  draftReview: (clientId: string, jobId: string): string => `drafts/${clientId}/${jobId}.json`,
+  /** The bytes of a job's URL source `index` as the worker read them, for review (catalogs bucket). */
+  sourceCopy: (clientId: string, jobId: string, index: number): string =>
+    `sources/${clientId}/${jobId}/${index}`,
 } as const;
 
 /**
@@ -281,4 +295,51 @@ export interface IdempotencyStore {
   claim(record: IdempotencyRecord, nowSeconds: number): Promise<IdempotencyRecord | undefined>;
   complete(clientId: string, key: string, response: StoredResponse): Promise<void>;
   release(clientId: string, key: string): Promise<void>;
+}
+
+/**
+ * One word read by OCR, in pixels of the image as it was read (after straightening a tilted photo). Its
+ * vertical extent is its text row's, so that the words of one row line up whatever their letters.
+ */
+export interface OcrWord {
+  readonly text: string;
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+  /** 0–1. */
+  readonly confidence: number;
+  /** Height of the word's text row: the OCR counterpart of a font size. */
+  readonly lineHeight: number;
+}
+
+export interface OcrPage {
+  readonly width: number;
+  readonly height: number;
+  readonly words: readonly OcrWord[];
+}
+
+/** OCR (SPEC 5.2 drafts): reads the words of an image, with nothing fetched at run time. */
+export interface TextRecognizer {
+  /**
+   * Reads one JPEG, PNG or WebP image in the given Tesseract languages (`eng`, `fra`). Rejects with an
+   * `OcrError` (core/catalog/drafts/ocr.ts) when it cannot, or when it takes longer than `timeoutMs`.
+   */
+  recognize(
+    image: Uint8Array,
+    options: { languages: readonly string[]; timeoutMs: number },
+  ): Promise<OcrPage>;
+  /** Frees the engine (its worker thread and memory); the next `recognize` starts a new one. */
+  release(): Promise<void>;
+}
+
+/** Draws PDF pages as images, for pages that have no text layer (scans). */
+export interface PageRasterizer {
+  /**
+   * The page as a PNG of at most `maxPixels` pixels, or undefined when this runtime cannot draw PDF pages.
+   * Rejects when the page cannot be drawn.
+   */
+  rasterize(pdf: Uint8Array, page: number, options: { maxPixels: number }): Promise<Uint8Array | undefined>;
+  /** Forgets the document drawn last (and the memory it holds). */
+  release(): Promise<void>;
 }

@@ -31,8 +31,10 @@ export const fieldErrors = (error: z.ZodError, prefix = ''): FieldError[] =>
         },
       ];
     }
-    // Refinements report `custom`; to a client they are simply an invalid value.
-    const code = issue.code === 'custom' ? 'invalid_value' : snake(issue.code);
+    // Refinements report `custom`; to a client they are an invalid value, unless they name their own code.
+    const own = issue.code === 'custom' ? (issue.params as { code?: unknown } | undefined)?.code : undefined;
+    const code =
+      typeof own === 'string' ? own : issue.code === 'custom' ? 'invalid_value' : snake(issue.code);
     return [{ pointer: toPointer(issue.path, prefix), code, message: issue.message }];
   });
 

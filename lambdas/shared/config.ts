@@ -20,6 +20,11 @@ export interface Config {
   readonly webContactUrl: string | null;
   readonly serviceName: string;
   readonly metricsNamespace: string;
+  /**
+   * Where the OCR packages and their language data are installed: the function's root in Lambda
+   * (LAMBDA_TASK_ROOT, where the job worker's node_modules are shipped), else the working directory.
+   */
+  readonly moduleRoot: string;
 }
 
 const required = (env: NodeJS.ProcessEnv, name: string): string => {
@@ -73,4 +78,5 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
   webContactUrl: env.WEB_CONTACT_URL?.trim() || null,
   serviceName: env.POWERTOOLS_SERVICE_NAME ?? 'catalog-jobs',
   metricsNamespace: env.POWERTOOLS_METRICS_NAMESPACE ?? 'CatalogJobs',
+  moduleRoot: env.LAMBDA_TASK_ROOT ?? process.cwd(),
 });

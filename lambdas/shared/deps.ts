@@ -11,6 +11,7 @@ import { DynamoExportRepository } from '../adapters/dynamo-export-repository';
 import { DynamoFileRepository } from '../adapters/dynamo-file-repository';
 import { DynamoIdempotencyStore } from '../adapters/dynamo-idempotency-store';
 import { DynamoJobRepository } from '../adapters/dynamo-job-repository';
+import { shieldMarshalling } from '../adapters/dynamo-marshalling';
 import { DynamoOutboxReader } from '../adapters/dynamo-outbox-reader';
 import { GuardedHttp } from '../adapters/guarded-http';
 import { S3ObjectStore } from '../adapters/s3-object-store';
@@ -27,6 +28,8 @@ import type {
   ObjectStore,
   OutboundHttp,
   OutboxReader,
+  PageRasterizer,
+  TextRecognizer,
   WorkQueue,
 } from '../core/ports';
 import type { JobSettings } from '../core/use-cases/jobs';
@@ -58,6 +61,12 @@ export interface AppDeps {
   readonly allowLoopbackUrls: boolean;
   /** Bounds and User-Agent of web sources (menu pages, online stores). */
   readonly webSources: WebSourceSettings;
+  /**
+   * OCR of photographed menus and scanned PDF pages (SPEC 5.2 drafts), and the drawing of scanned pages:
+   * only the job worker has them (shared/drafting.ts), so that no other bundle carries pdf.js.
+   */
+  readonly recognizer?: TextRecognizer;
+  readonly rasterizer?: PageRasterizer;
 }
 
 const systemClock: Clock = { now: () => new Date() };
@@ -74,9 +83,11 @@ export const awsClients = (config: Config) => {
   );
   return {
     dynamo,
-    doc: DynamoDBDocumentClient.from(dynamo, {
-      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-    }),
+    doc: shieldMarshalling(
+      DynamoDBDocumentClient.from(dynamo, {
+        marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+      }),
+    ),
     sqs: tracer.captureAWSv3Client(new SQSClient({ region: config.region, endpoint: config.endpoints.sqs })),
     s3: tracer.captureAWSv3Client(
       new S3Client({

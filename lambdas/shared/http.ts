@@ -9,8 +9,10 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../core/errors';
-import { LIMITS } from '../core/schemas/job';
+import { checkJsonText } from '../core/json-limits';
+import { LIMITS, normaliseId } from '../core/schemas/job';
 import { checkIdempotencyKey, claimIdempotencyKey, requestFingerprint } from '../core/use-cases/idempotency';
+import { toPointer } from '../core/validation';
 import type { AppDeps } from './deps';
 import { publishMetrics } from './metrics';
 import { toProblem } from './problem';
@@ -48,8 +50,25 @@ export const principalOf = (event: Pick<APIGatewayProxyEvent, 'requestContext'>)
   return { clientId, scope, keyId: typeof context?.keyId === 'string' ? context.keyId : 'unknown' };
 };
 
-export const pathParam = (event: Pick<APIGatewayProxyEvent, 'pathParameters'>, name: string): string =>
-  event.pathParameters?.[name] ?? '';
+/**
+ * A path parameter as handlers use it. API Gateway's REST API hands path parameters over as the client
+ * wrote them, percent-escapes included, so they are decoded here; an escape that is not UTF-8 is a 400,
+ * never a 5xx. A UUID is lower-cased (ids compare case-insensitively; the service writes them in lower case).
+ *
+ * @example pathParam({ pathParameters: { id: '3F25%2D...' } }, 'id') // '3f25-...'
+ */
+export const pathParam = (event: Pick<APIGatewayProxyEvent, 'pathParameters'>, name: string): string => {
+  const raw = event.pathParameters?.[name] ?? '';
+  let value = raw;
+  try {
+    if (raw.includes('%')) value = decodeURIComponent(raw);
+  } catch {
+    throw new ValidationError(`The path parameter "${name}" is not valid percent-encoded UTF-8.`, [
+      { pointer: `/path/${name}`, code: 'malformed_path', message: 'is not valid percent-encoded UTF-8' },
+    ]);
+  }
+  return normaliseId(value);
+};
 
 /**
  * Outermost middleware: every response carries `x-request-id`; every error becomes a problem+json body
@@ -98,8 +117,9 @@ const requireScope = (deps: Pick<AppDeps, 'logger'>, scope: Scope): MiddlewareOb
 const parser = jsonBodyParser();
 
 /**
- * Request bodies: at most 1 MB (413), `application/json` (415), well-formed JSON (400). The parsed body
- * replaces `event.body`; the raw text stays in `event.rawBody`.
+ * Request bodies: at most 1 MB (413), `application/json` (415), well-formed JSON (400) within SPEC 9's
+ * limits (400 naming each field: nested at most 32 levels, numbers finite and within ±(2^53 − 1) as
+ * written, no `__proto__` key). The parsed body replaces `event.body`; the raw text stays in `event.rawBody`.
  */
 const jsonRequestBody = (): MiddlewareObj<ApiEvent, ApiResult> => ({
   before: async (request) => {
@@ -128,6 +148,15 @@ const jsonRequestBody = (): MiddlewareObj<ApiEvent, ApiResult> => ({
       throw new ValidationError('The request body is not valid JSON.', [
         { pointer: '', code: 'malformed_json', message: 'the body could not be parsed as JSON' },
       ]);
+    }
+    // Judged on the text: JSON.parse has already rounded big numbers and turned 1e400 into Infinity.
+    const text = request.event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+    const problems = checkJsonText(text);
+    if (problems.length > 0) {
+      throw new ValidationError(
+        'The request body is outside the limits on JSON.',
+        problems.map(({ path, code, message }) => ({ pointer: toPointer(path), code, message })),
+      );
     }
   },
 });
@@ -215,7 +244,10 @@ export const httpRoute = (
 export const queryOf = (
   event: Pick<APIGatewayProxyEvent, 'queryStringParameters'>,
 ): Record<string, string> => {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(event.queryStringParameters ?? {})) if (v !== undefined) out[k] = v;
-  return out;
+  // From entries: a parameter named `__proto__` stays a key (and is refused as unknown by the schema).
+  return Object.fromEntries(
+    Object.entries(event.queryStringParameters ?? {}).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  );
 };

@@ -18,7 +18,6 @@ export const sqsConsumer = <S extends z.ZodType>(
   schema: S,
   handle: (message: z.output<S>, record: SQSRecord) => Promise<Record<string, unknown>>,
 ): SqsConsumer => {
-  const processor = new BatchProcessor(EventType.SQS);
   const record = async (rec: SQSRecord): Promise<void> => {
     try {
       const message = parseMessage(schema, rec.body);
@@ -39,7 +38,9 @@ export const sqsConsumer = <S extends z.ZodType>(
   };
   return async (event, context) => {
     try {
-      return await processPartialResponse(event, record, processor, { context });
+      // One processor per invocation: it holds the batch's state, and invocations may overlap (the local
+      // runtime runs batches concurrently, as Lambda does in separate environments).
+      return await processPartialResponse(event, record, new BatchProcessor(EventType.SQS), { context });
     } finally {
       publishMetrics(deps);
     }

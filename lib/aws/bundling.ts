@@ -40,7 +40,11 @@ export const BUNDLE_FILE = 'index.mjs';
  * The stack does not ask for the metafile: NodejsFunction would write it into the asset, shipping ~0.7 MB of
  * JSON in every function's zip. It does not change the bundle itself.
  */
-export const esbuildOptions = (entry: string, outfile: string): BuildOptions => ({
+export const esbuildOptions = (
+  entry: string,
+  outfile: string,
+  installed: readonly string[] = [],
+): BuildOptions => ({
   entryPoints: [entry],
   outfile,
   bundle: true,
@@ -54,6 +58,7 @@ export const esbuildOptions = (entry: string, outfile: string): BuildOptions => 
   sourcesContent: BUNDLE.sourcesContent,
   metafile: true,
   banner: { js: BUNDLE.banner },
-  external: [...BUNDLE.externalModules],
+  // Packages a function ships installed beside its bundle (lib/aws/functions.ts Packaging) stay external.
+  external: [...BUNDLE.externalModules, ...installed],
   logLevel: 'warning',
 });

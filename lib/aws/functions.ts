@@ -29,6 +29,39 @@ export interface Access {
 
 export type FunctionKind = 'http' | 'authorizer' | 'consumer' | 'scheduled';
 
+/**
+ * npm packages a function ships beside its bundle rather than inside it, and how they are installed. The OCR
+ * of menu photos needs this: tesseract.js starts a worker thread from its own script file and loads its
+ * WebAssembly core and the language data (`@tesseract.js-data/*`) from files next to it, and @napi-rs/canvas
+ * (drawing scanned PDF pages) is a native binary, which must be the Lambda's (Linux, ARM64, glibc), not the
+ * build machine's.
+ */
+export interface Packaging {
+  /** Installed with npm (versions from package-lock.json) into the function's node_modules; not bundled. */
+  readonly nodeModules: readonly string[];
+  /** Platform whose native binaries npm installs (npm_config_os / cpu / libc). */
+  readonly platform: { readonly os: 'linux'; readonly cpu: 'arm64'; readonly libc: 'glibc' };
+  /**
+   * Globs under node_modules deleted after the install: files the function never loads (Tesseract's LSTM-only
+   * WebAssembly builds, the base64 copies for browsers, the legacy-engine language data).
+   */
+  readonly prune: readonly string[];
+}
+
+export const OCR_PACKAGING: Packaging = {
+  nodeModules: ['tesseract.js', '@tesseract.js-data/eng', '@tesseract.js-data/fra', '@napi-rs/canvas'],
+  platform: { os: 'linux', cpu: 'arm64', libc: 'glibc' },
+  // tesseract.js 7 in Node loads tesseract-core{,-simd,-relaxedsimd}.{js,wasm} (whichever the CPU runs):
+  // the -lstm builds and the base64 .wasm.js copies are for browsers.
+  prune: [
+    'tesseract.js-core/*.wasm.js',
+    'tesseract.js-core/*-lstm.js',
+    'tesseract.js-core/*-lstm.wasm',
+    '@tesseract.js-data/eng/4.0.0',
+    '@tesseract.js-data/fra/4.0.0',
+  ],
+};
+
 export interface FunctionDefinition {
   /** PascalCase construct id. */
   readonly id: string;
@@ -46,6 +79,10 @@ export interface FunctionDefinition {
   readonly explicitAccess: boolean;
   readonly timeoutSeconds: number;
   readonly memoryMb: number;
+  /** /tmp size (Lambda's default and minimum is 512 MB). */
+  readonly ephemeralStorageMb: number;
+  /** Packages shipped beside the bundle (the job worker's OCR), if any. */
+  readonly packaging?: Packaging;
 }
 
 const read = (why: string, buckets: Access['buckets'] = {}, sendTo: QueueKey[] = []): Access => ({
@@ -86,6 +123,11 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'ops-get-job': read('reads a job by id (GSI3), its draft catalog, and presigns a GET of it', {
     catalogs: 'read',
   }),
+  'ops-get-job-source': read(
+    'reads a job by id (GSI3), its uploaded file record and draft review, and presigns a GET of the source ' +
+      '(the uploaded file, or the copy of a URL source kept in the catalogs bucket)',
+    { catalogs: 'read', uploads: 'read' },
+  ),
   'ops-put-catalog': readWrite('replaces the draft catalog and records its summary on the job', {
     catalogs: 'readWrite',
   }),
@@ -156,11 +198,17 @@ export const FUNCTION_SETTINGS = {
   http: { timeoutSeconds: 15, memoryMb: 512 },
   authorizer: { timeoutSeconds: 10, memoryMb: 512 },
   scheduled: { timeoutSeconds: 120, memoryMb: 512 },
-  // The job worker holds the catalog it builds (about 2 KB per item: 200,000 items need ~0.5 GB of heap).
-  consumerMemoryMb: { 'job-worker': 2048, 'export-worker': 1024, 'callback-worker': 512 } satisfies Record<
+  // The job worker holds the catalog it builds (about 2 KB per item: 200,000 items need ~0.5 GB of heap),
+  // and drafts PDF and photo menus: a source read whole (up to 100 MB), the OCR worker (a few hundred MB for
+  // a phone photo; images over 40 MP are refused) and a scanned page drawn at 4 MP. 3008 MB also buys close
+  // to two vCPUs, which OCR and PDF parsing use.
+  consumerMemoryMb: { 'job-worker': 3008, 'export-worker': 1024, 'callback-worker': 512 } satisfies Record<
     ConsumerName,
     number
   >,
+  /** Nothing is written to /tmp: sources stream, OCR reads its data where it is installed. */
+  ephemeralStorageMb: 512,
+  packaging: { 'job-worker': OCR_PACKAGING } as Partial<Record<string, Packaging>>,
 } as const;
 
 const httpFunctions = (): FunctionDefinition[] => {
@@ -178,6 +226,7 @@ const httpFunctions = (): FunctionDefinition[] => {
       access: explicit ?? defaultAccess(routes[0]!),
       explicitAccess: explicit !== undefined,
       ...FUNCTION_SETTINGS.http,
+      ephemeralStorageMb: FUNCTION_SETTINGS.ephemeralStorageMb,
     };
   });
 };
@@ -198,6 +247,8 @@ const consumerFunctions = (): FunctionDefinition[] => {
     explicitAccess: true,
     timeoutSeconds: Math.max(...consumes.map((key) => QUEUES[key].consumerTimeoutSeconds)),
     memoryMb: FUNCTION_SETTINGS.consumerMemoryMb[name],
+    ephemeralStorageMb: FUNCTION_SETTINGS.ephemeralStorageMb,
+    ...(FUNCTION_SETTINGS.packaging[name] ? { packaging: FUNCTION_SETTINGS.packaging[name] } : {}),
   }));
 };
 
@@ -214,6 +265,7 @@ export const serviceFunctions = (): FunctionDefinition[] => [
     access: ACCESS.authorizer!,
     explicitAccess: true,
     ...FUNCTION_SETTINGS.authorizer,
+    ephemeralStorageMb: FUNCTION_SETTINGS.ephemeralStorageMb,
   },
   ...consumerFunctions(),
   {
@@ -226,5 +278,6 @@ export const serviceFunctions = (): FunctionDefinition[] => [
     access: ACCESS[RECONCILER.handler]!,
     explicitAccess: true,
     ...FUNCTION_SETTINGS.scheduled,
+    ephemeralStorageMb: FUNCTION_SETTINGS.ephemeralStorageMb,
   },
 ];

@@ -1,13 +1,34 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Annotations, Duration, Stack } from 'aws-cdk-lib';
+import { Annotations, Duration, Size, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { BUNDLE } from './bundling';
-import type { FunctionDefinition } from './functions';
+import type { FunctionDefinition, Packaging } from './functions';
+
+/**
+ * NodejsFunction options that install `packaging.nodeModules` into the asset for the Lambda's platform
+ * (npm reads npm_config_os/cpu/libc from the environment of the install) and then delete the files the
+ * function never loads.
+ */
+export const packagingOptions = (packaging: Packaging) => ({
+  nodeModules: [...packaging.nodeModules],
+  environment: {
+    npm_config_os: packaging.platform.os,
+    npm_config_cpu: packaging.platform.cpu,
+    npm_config_libc: packaging.platform.libc,
+  },
+  commandHooks: {
+    beforeBundling: (): string[] => [],
+    beforeInstall: (): string[] => [],
+    afterBundling: (_input: string, output: string): string[] => [
+      `cd "${output}/node_modules" && rm -rf ${packaging.prune.join(' ')}`,
+    ],
+  },
+});
 
 export interface ServiceFunctionProps {
   readonly definition: FunctionDefinition;
@@ -72,7 +93,9 @@ export class ServiceFunction extends Construct {
       logGroup: this.logGroup,
       tracing: lambda.Tracing.DISABLED,
       environment: props.environment,
+      ephemeralStorageSize: Size.mebibytes(definition.ephemeralStorageMb),
       bundling: {
+        ...(definition.packaging ? packagingOptions(definition.packaging) : {}),
         target: BUNDLE.target,
         format: OutputFormat.ESM,
         mainFields: [...BUNDLE.mainFields],
@@ -82,7 +105,7 @@ export class ServiceFunction extends Construct {
         sourceMapMode: SourceMapMode.DEFAULT,
         sourcesContent: BUNDLE.sourcesContent,
         banner: BUNDLE.banner,
-        externalModules: [...BUNDLE.externalModules],
+        externalModules: [...BUNDLE.externalModules, ...(definition.packaging?.nodeModules ?? [])],
       },
     });
     // Active tracing set on the resource directly: `tracing: ACTIVE` would also add X-Ray actions on "*" to

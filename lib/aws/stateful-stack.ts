@@ -106,19 +106,30 @@ export class StatefulStack extends Stack {
         serverAccessLogsBucket: this.accessLogsBucket,
         serverAccessLogsPrefix: `${def.localName}/`,
         lifecycleRules,
-        // Clients PUT their source files straight to a presigned URL (SPEC 3.3), possibly from a browser.
+        // Clients PUT their source files straight to a presigned URL (SPEC 3.3), possibly from a browser; the
+        // operations console reads sources (uploads, and the copies of drafted URL sources in the catalogs
+        // bucket) from presigned GET URLs (GET /v1/ops/jobs/{id}/sources/{n}).
         cors:
-          key === 'uploads'
-            ? [
+          key === 'exports'
+            ? undefined
+            : [
+                ...(key === 'uploads'
+                  ? [
+                      {
+                        allowedMethods: [s3.HttpMethods.PUT],
+                        allowedOrigins: [...cors],
+                        allowedHeaders: ['content-type', 'content-length', 'content-md5', 'x-amz-*'],
+                        exposedHeaders: ['etag'],
+                        maxAge: 3000,
+                      },
+                    ]
+                  : []),
                 {
-                  allowedMethods: [s3.HttpMethods.PUT],
+                  allowedMethods: [s3.HttpMethods.GET, s3.HttpMethods.HEAD],
                   allowedOrigins: [...cors],
-                  allowedHeaders: ['content-type', 'content-length', 'content-md5', 'x-amz-*'],
-                  exposedHeaders: ['etag'],
                   maxAge: 3000,
                 },
-              ]
-            : undefined,
+              ],
         removalPolicy: RemovalPolicy.RETAIN,
       });
     };

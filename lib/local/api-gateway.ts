@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
@@ -100,6 +106,20 @@ const readBody = (req: IncomingMessage): Promise<Buffer | 'too_large'> =>
     req.on('error', reject);
   });
 
+/**
+ * Headers or query parameters as API Gateway puts them in the event: the last value of each name, and all
+ * of them. Built from entries, so that a name such as `__proto__` is a key like any other (assigned to a
+ * plain object it would replace the object's prototype instead).
+ */
+const collect = (pairs: readonly [string, string][]) => {
+  const multi = new Map<string, string[]>();
+  for (const [name, value] of pairs) multi.set(name, [...(multi.get(name) ?? []), value]);
+  return {
+    single: Object.fromEntries([...multi].map(([name, values]) => [name, values.at(-1)!])),
+    multi: Object.fromEntries(multi),
+  };
+};
+
 const lambdaContext = (functionName: string, requestId: string, timeoutMs = 30_000): Context => {
   const deadline = Date.now() + timeoutMs;
   return {
@@ -141,11 +161,18 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
     res.end(body);
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const requestId = randomUUID();
+  const handle = async (req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> => {
     const started = Date.now();
-    const url = new URL(req.url ?? '/', 'http://localhost');
     const method = (req.method ?? 'GET').toUpperCase();
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost');
+    } catch {
+      // A target no URL parser accepts (`http://[/v1`): API Gateway's default 4xx, as a 400.
+      const refused = { ...GATEWAY_RESPONSES.DEFAULT_4XX, status: 400 };
+      const headers = { ...gatewayHeaders(refused), 'x-request-id': requestId };
+      return send(res, 400, headers, JSON.stringify(gatewayProblem(refused, requestId)));
+    }
     const finish = (status: number) =>
       options.log?.({ method, path: url.pathname, status, ms: Date.now() - started, request_id: requestId });
     /** The gateway's own answer, from the table the AWS stack configures too. */
@@ -172,14 +199,10 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
       return answer(LOCAL_GATEWAY_RESPONSES.METHOD_NOT_ALLOWED, { allow });
     }
 
-    const headers: Record<string, string> = {};
-    const multiValueHeaders: Record<string, string[]> = {};
-    for (let i = 0; i < req.rawHeaders.length; i += 2) {
-      const name = req.rawHeaders[i]!;
-      const value = req.rawHeaders[i + 1]!;
-      headers[name] = value;
-      multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
-    }
+    const headerPairs: [string, string][] = [];
+    for (let i = 0; i < req.rawHeaders.length; i += 2)
+      headerPairs.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
+    const { single: headers, multi: multiValueHeaders } = collect(headerPairs);
 
     // The authorizer runs first, as in API Gateway, on every request (no cache locally).
     const methodArn = `arn:aws:execute-api:us-east-1:000000000000:local/${stage}/${method}${match.route.path}`;
@@ -213,17 +236,14 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
     const body = await readBody(req);
     if (body === 'too_large') return answer(GATEWAY_RESPONSES.REQUEST_TOO_LARGE);
 
+    // As API Gateway's REST API does, path parameters reach the handler as the client wrote them
+    // (percent-escapes and all): decoding them is the handler's business, and a malformed escape its 400.
     const pathParameters: Record<string, string> = {};
     const values = match.pattern.exec(url.pathname)!.slice(1);
     match.params.forEach((name, i) => {
-      pathParameters[name] = decodeURIComponent(values[i]!);
+      pathParameters[name] = values[i]!;
     });
-    const query: Record<string, string> = {};
-    const multiQuery: Record<string, string[]> = {};
-    for (const [k, v] of url.searchParams) {
-      query[k] = v;
-      multiQuery[k] = [...(multiQuery[k] ?? []), v];
-    }
+    const { single: query, multi: multiQuery } = collect([...url.searchParams]);
     const hasQuery = Object.keys(query).length > 0;
     const event: APIGatewayProxyEvent = {
       resource: match.route.path,
@@ -279,18 +299,38 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
     }
   };
 
-  return createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      options.log?.({ level: 'ERROR', message: 'gateway failure', error: String(error) });
+  const server = createServer((req, res) => {
+    const requestId = randomUUID();
+    handle(req, res, requestId).catch((error: unknown) => {
+      options.log?.({
+        level: 'ERROR',
+        message: 'gateway failure',
+        error: String(error),
+        request_id: requestId,
+      });
+      if (res.headersSent) return void res.end();
       const failed = GATEWAY_RESPONSES.DEFAULT_5XX;
-      if (!res.headersSent) {
-        send(
-          res,
-          failed.status,
-          gatewayHeaders(failed),
-          JSON.stringify(gatewayProblem(failed, randomUUID())),
-        );
-      } else res.end();
+      const headers = { ...gatewayHeaders(failed), 'x-request-id': requestId };
+      send(res, failed.status, headers, JSON.stringify(gatewayProblem(failed, requestId)));
     });
   });
+  // A request Node's parser refuses (bad request line, headers too large) gets a problem body too: API
+  // Gateway's default 4xx.
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    const requestId = randomUUID();
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const refused = { ...GATEWAY_RESPONSES.DEFAULT_4XX, status };
+    // An answer to HEAD has no body (the method is known when the request line was read).
+    const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+    const body = head ? '' : JSON.stringify(gatewayProblem(refused, requestId));
+    const headers = Object.entries({ ...gatewayHeaders(refused), 'x-request-id': requestId })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers}content-length: ${Buffer.byteLength(body)}\r\n` +
+        `connection: close\r\n\r\n${body}`,
+    );
+  });
+  return server;
 };

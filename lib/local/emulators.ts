@@ -1,3 +1,4 @@
+import { Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer, Server } from 'node:net';
 import path from 'node:path';
 import { ChangeMessageVisibilityBatchCommand, ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -73,9 +74,10 @@ const listen = (server: ReturnType<typeof dynalite>, port: number): Promise<numb
  * is on. While it starts, a listen on the wildcard address is narrowed to loopback; nothing else listens
  * during that window in this process's start-up, and the original is put back whatever happens.
  */
-const onLoopbackOnly = async <T>(start: () => Promise<T>): Promise<T> => {
+const onLoopbackOnly = async <T>(start: () => Promise<T>, started: Server[] = []): Promise<T> => {
   const original = Server.prototype.listen;
   const narrowed = function (this: Server, ...args: unknown[]) {
+    started.push(this);
     const [first] = args;
     if (first && typeof first === 'object' && (first as { host?: string }).host === '0.0.0.0') {
       args[0] = { ...(first as object), host: '127.0.0.1' };
@@ -89,6 +91,23 @@ const onLoopbackOnly = async <T>(start: () => Promise<T>): Promise<T> => {
     Server.prototype.listen = original;
   }
 };
+
+/**
+ * The operations console reads a job's sources from presigned GET URLs of the object store (`GET
+ * /v1/ops/jobs/{id}/sources/{n}`), as bucket CORS rules allow in AWS. fauxqs answers no CORS headers, so GET
+ * and HEAD answers name a loopback page's origin (the console on 127.0.0.1 or localhost) as allowed.
+ */
+const allowLoopbackReads = (server: Server): void => {
+  if (!(server instanceof HttpServer)) return;
+  server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+    const origin = request.headers.origin;
+    if ((request.method === 'GET' || request.method === 'HEAD') && origin && LOOPBACK_ORIGIN.test(origin)) {
+      response.setHeader('Access-Control-Allow-Origin', origin);
+      response.setHeader('Vary', 'Origin');
+    }
+  });
+};
+const LOOPBACK_ORIGIN = /^http:\/\/(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/;
 
 /**
  * Starts the embedded emulators: dynalite (DynamoDB API) on 127.0.0.1 and fauxqs (SQS and S3 APIs). Both are
@@ -113,13 +132,17 @@ export const startEmulators = async (options: EmulatorOptions = {}): Promise<Emu
     });
     const dynamodbPort = await listen(dynamo, await freeOrAny(options.dynamodbPort ?? remembered.dynamodb));
     const awsPort = await freeOrAny(options.awsPort ?? remembered.aws);
-    fauxqs = await onLoopbackOnly(() =>
-      startFauxqs({
-        port: awsPort,
-        logger: false,
-        ...(dataDir ? { dataDir: path.join(dataDir, DATA_DIR_ENTRIES.sqsS3) } : {}),
-      }),
+    const servers: Server[] = [];
+    fauxqs = await onLoopbackOnly(
+      () =>
+        startFauxqs({
+          port: awsPort,
+          logger: false,
+          ...(dataDir ? { dataDir: path.join(dataDir, DATA_DIR_ENTRIES.sqsS3) } : {}),
+        }),
+      servers,
     );
+    for (const server of servers) allowLoopbackReads(server);
     if (dataDir)
       writeMeta(dataDir, { ...readMeta(dataDir), ports: { dynamodb: dynamodbPort, aws: fauxqs.port } });
     return emulatorsOf(dynamo, dynamodbPort, fauxqs, dataDir, lock);

@@ -9,11 +9,11 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type ConsumerName, QUEUES, type QueueKey, RECONCILER, ROUTES } from '../resources';
 import { type AuthorizerHandler, createApiGateway, type ProxyHandler, type StaticRoute } from './api-gateway';
+import { type ConsumerThread, startConsumerThread } from './consumer-thread';
 import { readMeta, writeMeta } from './data-dir';
 import { type Emulators, startEmulators } from './emulators';
 import { lambdaEnvironment, type ProvisionedResources, provisionAll } from './provision';
 import { type RecoveryReport, recoverAfterRestart } from './recover';
-import { type Poller, type SqsHandler, startPoller } from './sqs-poller';
 
 export interface LocalRuntimeOptions {
   readonly port?: number;
@@ -109,6 +109,10 @@ const serve = async (
     POWERTOOLS_SERVICE_NAME: 'catalog-jobs',
     // No CloudWatch here: metrics would only be EMF lines on stdout. POWERTOOLS_METRICS_DISABLED=false shows them.
     POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
+    // No X-Ray here either (Powertools traces only in Lambda). In its default mode the X-Ray SDK, which
+    // the Tracer imports, hooks every promise from the moment it loads: locally, for nothing, it doubled the
+    // time a job takes to read a 100 MB CSV (bench/api-under-load.ts: 28 s against 12-14 s).
+    AWS_XRAY_MANUAL_MODE: process.env.AWS_XRAY_MANUAL_MODE ?? 'true',
     ...lambdaEnvironment(resources, { dynamodb: emulators.dynamodb, aws: emulators.aws }),
     ...options.env,
   };
@@ -159,22 +163,25 @@ const serve = async (
     list.push({ url: resources.queueUrls[key], batchSize: q.batchSize, priority: q.priority });
     consumers.set(q.consumer, list);
   }
-  const pollers: Poller[] = [];
+  // Each consumer in a thread of its own, as each Lambda function has its own process: a job parsing a
+  // large source must not take the event loop that serves the API and the emulators.
+  const pollers: ConsumerThread[] = [];
   for (const [consumer, queues] of consumers) {
-    if (!existsSync(path.join(handlersDir, 'queue', `${consumer}.ts`))) continue;
-    const handler = await importHandler<SqsHandler>(`queue/${consumer}`);
+    const module = path.join(handlersDir, 'queue', `${consumer}.ts`);
+    if (!existsSync(module)) continue;
     pollers.push(
-      startPoller({
-        sqs,
+      startConsumerThread({
         name: consumer,
+        module,
+        sqsEndpoint: emulators.aws,
         queues: [...queues].sort((a, b) => a.priority - b.priority),
-        handler,
         // At least 1: fauxqs 2.4 loses a message whose visibility is changed to 0 with a data directory.
         retryVisibilitySeconds: Math.max(1, options.retryVisibilitySeconds ?? 2),
         log,
       }),
     );
   }
+  await Promise.all(pollers.map((p) => p.ready));
 
   // The reconciler runs at start-up and then on the same schedule as in AWS.
   const reconciler = await importHandler<() => Promise<unknown>>('reconciler');

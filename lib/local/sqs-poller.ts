@@ -17,6 +17,9 @@ export interface PolledQueue {
   readonly batchSize: number;
 }
 
+/** Batches in the handler at once, per queue, unless told otherwise (Lambda scales out much further). */
+export const DEFAULT_MAX_CONCURRENT_BATCHES = 10;
+
 export interface PollerOptions {
   readonly sqs: SQSClient;
   readonly name: string;
@@ -28,7 +31,14 @@ export interface PollerOptions {
    * the function timeout); locally that would be half an hour, so failures are retried sooner.
    */
   readonly retryVisibilitySeconds: number;
+  /**
+   * How many batches of one queue may be in the handler at once. Lambda's event source mapping invokes
+   * concurrently too (one mapping per queue, each scaling out), so a slow batch never holds the next one.
+   */
+  readonly maxConcurrentBatches?: number;
   readonly idleWaitMs?: number;
+  /** How long stop() waits for batches still in the handler; their messages are redelivered later. */
+  readonly stopGraceMs?: number;
   readonly log?: (line: Record<string, unknown>) => void;
 }
 
@@ -52,7 +62,7 @@ const toRecord = (message: Message, queueArn: string): SQSRecord => ({
 
 export interface Poller {
   stop(): Promise<void>;
-  /** Resolves when every queue was found empty at least once after this call (used by tests). */
+  /** Resolves when every queue was found empty with no batch in the handler, at least once after this call. */
   idle(): Promise<void>;
 }
 
@@ -60,12 +70,22 @@ export interface Poller {
  * Feeds SQS batches to a consumer handler as Lambda's event source mapping does: records of one batch in
  * one invocation, successful ones deleted, `batchItemFailures` left on the queue (redelivered, then moved
  * to the dead-letter queue by the queue's redrive policy), and a thrown error failing the whole batch.
+ *
+ * Batches run concurrently, up to `maxConcurrentBatches` per queue, and every poll starts again from the
+ * first queue: a batch whose records hang holds only itself, and a rush job waits for no standard one.
  */
 export const startPoller = (options: PollerOptions): Poller => {
   let running = true;
   let wake: (() => void) | undefined;
   const idleWaiters: (() => void)[] = [];
   const arns = new Map<string, string>();
+  const limit = options.maxConcurrentBatches ?? DEFAULT_MAX_CONCURRENT_BATCHES;
+  const inFlight = new Map<string, Set<Promise<void>>>(options.queues.map((q) => [q.url, new Set()]));
+  const busy = () => [...inFlight.values()].reduce((n, batches) => n + batches.size, 0);
+  const nudge = () => {
+    wake?.();
+    wake = undefined;
+  };
 
   const arnOf = async (url: string): Promise<string> => {
     const cached = arns.get(url);
@@ -116,8 +136,24 @@ export const startPoller = (options: PollerOptions): Poller => {
     }
   };
 
+  /** Starts a batch without waiting for it; the poll goes on while it runs. */
+  const launch = (queue: PolledQueue, messages: Message[]) => {
+    const batches = inFlight.get(queue.url)!;
+    const batch = runBatch(queue, messages)
+      .catch((error: unknown) =>
+        options.log?.({ level: 'WARN', message: `${options.name} batch not settled`, error: String(error) }),
+      )
+      .finally(() => {
+        batches.delete(batch);
+        nudge();
+      });
+    batches.add(batch);
+  };
+
+  /** Takes one batch from the first queue that has messages and a free slot; false when there is none. */
   const pollOnce = async (): Promise<boolean> => {
     for (const queue of options.queues) {
+      if (inFlight.get(queue.url)!.size >= limit) continue;
       const received = await options.sqs.send(
         new ReceiveMessageCommand({
           QueueUrl: queue.url,
@@ -128,7 +164,7 @@ export const startPoller = (options: PollerOptions): Poller => {
       );
       const messages = received.Messages ?? [];
       if (messages.length > 0) {
-        await runBatch(queue, messages);
+        launch(queue, messages);
         return true;
       }
     }
@@ -144,7 +180,8 @@ export const startPoller = (options: PollerOptions): Poller => {
         options.log?.({ level: 'WARN', message: `${options.name} poll failed`, error: String(error) });
       }
       if (!worked) {
-        for (const resolve of idleWaiters.splice(0)) resolve();
+        if (busy() === 0) for (const resolve of idleWaiters.splice(0)) resolve();
+        // Nothing to take (or no free slot): wait for a batch to finish, or poll again shortly.
         await new Promise<void>((resolve) => {
           wake = resolve;
           setTimeout(resolve, options.idleWaitMs ?? 200).unref();
@@ -156,8 +193,18 @@ export const startPoller = (options: PollerOptions): Poller => {
   return {
     stop: async () => {
       running = false;
-      wake?.();
+      nudge();
       await loop;
+      const batches = [...inFlight.values()].flatMap((set) => [...set]);
+      if (batches.length === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(batches),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, options.stopGraceMs ?? 5_000);
+        }),
+      ]);
+      clearTimeout(timer);
     },
     idle: () => new Promise<void>((resolve) => idleWaiters.push(resolve)),
   };

@@ -281,6 +281,15 @@ const operation = (route: RouteDefinition, spec: OperationSpec): JsonSchema => {
       schema: { type: 'string', format: 'uuid' },
     });
   }
+  for (const param of spec.pathParams ?? []) {
+    parameters.push({
+      name: param.name,
+      in: 'path',
+      required: true,
+      description: param.description,
+      schema: param.schema,
+    });
+  }
   for (const param of queryParameters(spec)) {
     parameters.push({ ...param, description: param.description ?? QUERY_DESCRIPTIONS[param.name] });
   }
@@ -306,6 +315,20 @@ const operation = (route: RouteDefinition, spec: OperationSpec): JsonSchema => {
       },
     },
   };
+  if (spec.redirect) {
+    responses['302'] = {
+      description: spec.redirect,
+      headers: {
+        Location: {
+          description: 'Presigned GET of the bytes.',
+          required: true,
+          schema: { type: 'string', format: 'uri' },
+        },
+        'x-request-id': headerRef('XRequestId'),
+      },
+      content: { [JSON_MEDIA]: { schema: schemaRef(spec.success.schema) } },
+    };
+  }
   const errors: [number, JsonSchema][] = [
     ...spec.errors.map((e): [number, JsonSchema] => [e.status, errorResponse(e)]),
     [401, responseRef('Unauthorized')],

@@ -437,6 +437,33 @@ export const opsJobDetailExample: Example = {
       'https://catalog-documents.s3.amazonaws.com/catalogs/acme/c47e1b09-5a2d-4f83-8e16-9d0b3a7c52f4.json' +
       '?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=...',
     draft_catalog_url_expires_at: '2026-01-15T09:46:00.000Z',
+    draft_provenance: null,
+    sources: [
+      {
+        index: 0,
+        source: 'https://merchant.example.com/products.csv',
+        format: null,
+        content_type: null,
+        size_bytes: null,
+        pages: null,
+        view_path: `/v1/ops/jobs/${IMAGE_JOB_ID}/sources/0`,
+        viewable: false,
+      },
+    ],
+  },
+};
+
+export const opsSourceDownloadExample: Example = {
+  summary: 'A PDF menu, as the service fetched it',
+  value: {
+    index: 0,
+    source: 'https://bistro.example.com/menu.pdf',
+    url:
+      'https://catalog-documents.s3.amazonaws.com/sources/acme/c47e1b09-5a2d-4f83-8e16-9d0b3a7c52f4/0' +
+      '?response-content-type=application%2Fpdf&X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=300&X-Amz-Signature=...',
+    expires_at: '2026-01-15T09:36:00.000Z',
+    content_type: 'application/pdf',
+    size_bytes: 482113,
   },
 };
 

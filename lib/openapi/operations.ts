@@ -21,6 +21,7 @@ import {
   opsJobDetailExample,
   opsJobExample,
   opsJobListExample,
+  opsSourceDownloadExample,
   type ProblemExampleName,
 } from './examples';
 
@@ -59,6 +60,9 @@ export const TAGS = [
   },
 ] as const;
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON Schema objects are open-ended
+type JsonSchemaLike = Record<string, any>;
+
 export type TagName = (typeof TAGS)[number]['name'];
 
 export interface ErrorSpec {
@@ -74,6 +78,14 @@ export interface OperationSpec {
   readonly tag: TagName;
   /** Description of the `{id}` path parameter, for routes that have one. */
   readonly idParam?: string;
+  /** Other path parameters (after `{id}`), in path order. */
+  readonly pathParams?: readonly {
+    readonly name: string;
+    readonly description: string;
+    readonly schema: JsonSchemaLike;
+  }[];
+  /** Answers 302 to where the bytes are (the JSON of `success` describes the same place). */
+  readonly redirect?: string;
   readonly query?: z.ZodObject;
   readonly body?: {
     readonly schema: string;
@@ -346,6 +358,41 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
       examples: { review: opsJobDetailExample },
     },
     errors: [notFound('No job has this id')],
+  },
+  'ops-get-job-source': {
+    operationId: 'getReviewJobSource',
+    summary: 'View a source of a job',
+    tag: 'Operations',
+    description:
+      'The bytes of source `n` (0-based position in `catalog_sources`), for viewing beside the draft: the ' +
+      'uploaded file, or for a URL source the copy kept when the job was processed (so the reviewer sees ' +
+      'what the machine read; copies are kept of the PDF and image sources the service drafts).\n\n' +
+      'The service never streams the bytes itself (sources reach 100 MB; a Lambda response is at most 6 MB): ' +
+      'it answers `302` to a presigned GET of the object store, valid 5 minutes, which serves the bytes with ' +
+      'the source’s content type and `Content-Disposition: inline`. Clients that follow redirects receive ' +
+      'the bytes (and drop the `Authorization` header on the way, the redirect being cross-origin). With ' +
+      '`Accept: application/json` the answer is `200` with that URL instead. The same locally (`npm start`).',
+    idParam: 'The job id.',
+    pathParams: [
+      {
+        name: 'n',
+        description:
+          'The source’s 0-based position in `catalog_sources`; a number it does not have answers 404.',
+        schema: { type: 'integer', minimum: 0 },
+      },
+    ],
+    redirect: 'Found: `Location` is the presigned GET of the bytes; the body describes it as the 200 does.',
+    success: {
+      status: 200,
+      description: 'With `Accept: application/json`: where the bytes are.',
+      schema: 'OpsSourceDownload',
+      examples: { pdf: opsSourceDownloadExample },
+    },
+    errors: [
+      notFound(
+        'No job has this id, the job has no source `n`, the uploaded file is gone, or no copy of this URL source was kept',
+      ),
+    ],
   },
   'ops-put-catalog': {
     operationId: 'replaceCatalog',

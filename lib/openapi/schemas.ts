@@ -47,6 +47,7 @@ import {
   opsJobDetailSchema,
   opsJobListSchema,
   opsJobSchema,
+  opsSourceDownloadSchema,
   problemBodySchema,
   storedProblemSchema,
 } from '../../lambdas/core/schemas/responses';
@@ -252,6 +253,10 @@ responseRegistry.add(opsJobDetailSchema, {
   description: 'A job with its client, instructions and sources (in job_data) and its draft catalog.',
 });
 responseRegistry.add(opsJobListSchema, { id: 'OpsJobList' });
+responseRegistry.add(opsSourceDownloadSchema, {
+  id: 'OpsSourceDownload',
+  description: 'Where the bytes of one source of a job can be read (a presigned GET, valid 5 minutes).',
+});
 responseRegistry.add(exportEventSchema, {
   id: 'DataExportEvent',
   description: 'SPEC 6: the callback body, sent when an export reaches a terminal state.',

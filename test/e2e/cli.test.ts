@@ -90,7 +90,7 @@ describe('catalog, from a local CSV to a downloaded catalog', () => {
       state: 'completed',
       processing_type: 'rush',
       job_data: { merchant_name: "Joe's Diner" },
-      results: { catalog: { item_count: 4 } },
+      results: { catalog: { item_count: 5 } },
     });
     expect(job.job_data.catalog_sources).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/)]);
     expect(result.stderr).toContain('uploaded ./menu.csv');
@@ -104,7 +104,7 @@ describe('catalog, from a local CSV to a downloaded catalog', () => {
     expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
     const exp = JSON.parse(result.stdout);
     expect(contract.schemaErrors('DataExport', exp)).toBeUndefined();
-    expect(exp).toMatchObject({ state: 'completed', job_id: jobId, file: { item_count: 4 } });
+    expect(exp).toMatchObject({ state: 'completed', job_id: jobId, file: { item_count: 5 } });
     expect(result.stderr).toContain('saved catalog.json');
     expect(result.stderr).toContain('checksum verified');
 
@@ -112,7 +112,8 @@ describe('catalog, from a local CSV to a downloaded catalog', () => {
     expect(contract.schemaErrors('CatalogDocument', document)).toBeUndefined();
     expect(document).toMatchObject({ job_id: jobId, merchant: { name: "Joe's Diner" }, currency: 'USD' });
     expect(document.items.map((i: { name: string }) => i.name).sort()).toEqual(
-      ['Cola', 'Diavola', 'Margherita', 'Tiramisu'].sort(),
+      // Lemonade's price is not a price: the item is kept without one (SPEC 5.2).
+      ['Cola', 'Diavola', 'Lemonade', 'Margherita', 'Tiramisu'].sort(),
     );
   }, 60_000);
 

@@ -159,7 +159,7 @@ describe('the client flows against npm start match docs/openapi.json', () => {
     });
 
     const menuDone = await pollUntil(`/v1/jobs/${jobs.menu.id}`, terminalJob);
-    expect(menuDone.json).toMatchObject({ state: 'completed', results: { catalog: { item_count: 4 } } });
+    expect(menuDone.json).toMatchObject({ state: 'completed', results: { catalog: { item_count: 5 } } });
     const retailDone = await pollUntil(`/v1/jobs/${jobs.retail.id}`, terminalJob);
     expect(retailDone.json.state).toBe('completed');
     const imagesDone = await pollUntil(`/v1/jobs/${jobs.images.id}`, terminalJob);
@@ -210,7 +210,7 @@ describe('the client flows against npm start match docs/openapi.json', () => {
     expect(created.status).toBe(201);
     expect(created.headers.get('location')).toBe(`/v1/data_exports/${created.json.id}`);
     const done = await pollUntil(`/v1/data_exports/${created.json.id}`, (e) => e.state === 'completed');
-    expect(done.json.file).toMatchObject({ content_type: 'application/json', item_count: 4 });
+    expect(done.json.file).toMatchObject({ content_type: 'application/json', item_count: 5 });
 
     const download = await fetch(done.json.delivery_url);
     const catalog = await download.json();
@@ -334,6 +334,13 @@ describe('the client flows against npm start match docs/openapi.json', () => {
     const detail = await call(`/v1/ops/jobs/${reviewed[0].id}`, { key });
     expect(detail.json).toMatchObject({ client_id: 'dev', state: 'in_review' });
     expect(detail.json.draft_catalog.items.length).toBeGreaterThan(0);
+    const source = await call(`/v1/ops/jobs/${reviewed[0].id}/sources/0`, {
+      key,
+      headers: { accept: 'application/json' },
+    });
+    expect(source.json).toMatchObject({ index: 0, source: menu, content_type: 'text/csv' });
+    const bytes = await fetch(source.json.url);
+    expect(await bytes.text()).toBe(fixture('menu.csv').toString());
     const replaced = await call(`/v1/ops/jobs/${reviewed[0].id}/catalog`, {
       key,
       method: 'PUT',

@@ -11,6 +11,7 @@ import type {
   ClientRecord,
   Clock,
   CredentialRepository,
+  DownloadResponse,
   ExportRepository,
   FileRepository,
   IdempotencyRecord,
@@ -353,8 +354,13 @@ export class FakeObjectStore implements ObjectStore {
   async presignUpload(key: string, _contentType: string, seconds: number): Promise<SignedUrl> {
     return this.signed(key, 'put', seconds);
   }
-  async presignDownload(key: string, seconds: number): Promise<SignedUrl> {
-    return this.signed(key, 'get', seconds);
+  async presignDownload(key: string, seconds: number, response?: DownloadResponse): Promise<SignedUrl> {
+    const signed = this.signed(key, 'get', seconds);
+    if (!response?.contentType) return signed;
+    return {
+      ...signed,
+      url: `${signed.url}&response-content-type=${encodeURIComponent(response.contentType)}`,
+    };
   }
   async size(key: string): Promise<number | undefined> {
     return this.objects.get(key)?.length;

@@ -8,6 +8,7 @@ import { makeExportWorkerHandler } from '../../lambdas/handlers/queue/export-wor
 import { makeJobWorkerHandler } from '../../lambdas/handlers/queue/job-worker';
 import { loadConfig } from '../../lambdas/shared/config';
 import { type AppDeps, buildDeps } from '../../lambdas/shared/deps';
+import { draftingAdapters } from '../../lambdas/shared/drafting';
 import { createQueues } from '../../lib/local/provision';
 import { type Poller, startPoller } from '../../lib/local/sqs-poller';
 import { ENV, type QueueKey } from '../../lib/resources';
@@ -44,6 +45,8 @@ export const startPipeline = async (
   const deps = buildDeps(config, {
     logger: silentLogger(),
     http: new GuardedHttp({ allowLoopback: true }),
+    // The job worker's OCR, as job-worker.ts gives it in Lambda and npm start.
+    ...draftingAdapters(config.moduleRoot),
     ...options.overrides,
   });
   const common = { sqs, retryVisibilitySeconds: 0, idleWaitMs: 25 };
@@ -85,6 +88,7 @@ export const startPipeline = async (
     },
     stop: async () => {
       await Promise.all(pollers.map((p) => p.stop()));
+      await Promise.all([deps.recognizer?.release(), deps.rasterizer?.release()]);
     },
   };
 };

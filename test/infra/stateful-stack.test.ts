@@ -163,11 +163,17 @@ describe('buckets', () => {
     }
   });
 
-  it('lets browsers PUT to presigned upload URLs (uploads only)', () => {
+  it('lets browsers PUT to presigned upload URLs (uploads only) and read sources (uploads, catalogs)', () => {
     const { stateful, stateful$ } = synthesized();
     const buckets = stateful$.findResources('AWS::S3::Bucket');
     expect(buckets[logicalId(stateful.buckets.uploads)]?.Properties.CorsConfiguration).toEqual({
-      CorsRules: [expect.objectContaining({ AllowedMethods: ['PUT'] })],
+      CorsRules: [
+        expect.objectContaining({ AllowedMethods: ['PUT'] }),
+        expect.objectContaining({ AllowedMethods: ['GET', 'HEAD'] }),
+      ],
+    });
+    expect(buckets[logicalId(stateful.buckets.catalogs)]?.Properties.CorsConfiguration).toEqual({
+      CorsRules: [expect.objectContaining({ AllowedMethods: ['GET', 'HEAD'] })],
     });
     expect(buckets[logicalId(stateful.buckets.exports)]?.Properties).not.toHaveProperty('CorsConfiguration');
   });

@@ -128,6 +128,95 @@ describe('local SQS poller (Lambda event source mapping semantics)', () => {
   });
 });
 
+describe('local SQS poller: a slow batch holds nobody else (Lambda scales out per queue)', () => {
+  it('works the next batches while one hangs, rush first, and idles only once all are done', async () => {
+    const rush = await queuePair();
+    const standard = await queuePair();
+    let releaseHanging: () => void = () => undefined;
+    const hanging = new Promise<void>((resolve) => {
+      releaseHanging = resolve;
+    });
+    const done: string[] = [];
+    const poller = startPoller({
+      sqs,
+      name: 'test',
+      queues: [
+        { url: rush.url, batchSize: 5 },
+        { url: standard.url, batchSize: 5 },
+      ],
+      retryVisibilitySeconds: 0,
+      idleWaitMs: 20,
+      handler: async (event) => {
+        // Records of a batch are worked in parallel, as Powertools' BatchProcessor does.
+        await Promise.all(
+          event.Records.map(async (r) => {
+            if (r.body.startsWith('hang')) await hanging;
+            done.push(r.body);
+          }),
+        );
+        return { batchItemFailures: [] };
+      },
+    });
+    try {
+      // Six records that hang fill a batch and a half; then another client's rush job and a standard one.
+      for (let i = 0; i < 6; i++)
+        await sqs.send(new SendMessageCommand({ QueueUrl: rush.url, MessageBody: `hang${i}` }));
+      await eventually(async () => ((await bodiesIn(rush.url)).length === 0 ? true : undefined), {
+        what: 'the hanging records to be taken',
+      });
+      await sqs.send(new SendMessageCommand({ QueueUrl: rush.url, MessageBody: 'rush-other-client' }));
+      await sqs.send(new SendMessageCommand({ QueueUrl: standard.url, MessageBody: 'standard' }));
+      await eventually(async () => (done.length === 2 ? true : undefined), { what: 'the two others' });
+      expect(done.sort()).toEqual(['rush-other-client', 'standard']);
+
+      let idle = false;
+      const quiet = poller.idle().then(() => {
+        idle = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(idle).toBe(false);
+      releaseHanging();
+      await quiet;
+      expect(done).toHaveLength(8);
+      expect(await bodiesIn(rush.url)).toEqual([]);
+    } finally {
+      releaseHanging();
+      await poller.stop();
+    }
+  });
+
+  it('never runs more batches of one queue at once than its limit', async () => {
+    const { url } = await queuePair();
+    let running = 0;
+    let most = 0;
+    const poller = startPoller({
+      sqs,
+      name: 'test',
+      queues: [{ url, batchSize: 1 }],
+      retryVisibilitySeconds: 0,
+      idleWaitMs: 20,
+      maxConcurrentBatches: 3,
+      handler: async () => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        running -= 1;
+        return { batchItemFailures: [] };
+      },
+    });
+    try {
+      for (let i = 0; i < 10; i++)
+        await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: `m${i}` }));
+      await eventually(async () => ((await bodiesIn(url)).length === 0 && running === 0 ? true : undefined), {
+        what: 'all ten messages',
+      });
+      expect(most).toBe(3);
+    } finally {
+      await poller.stop();
+    }
+  });
+});
+
 describe('job worker', () => {
   const deps = emulatorDeps();
   const worker = makeJobWorkerHandler(deps);

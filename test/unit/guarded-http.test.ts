@@ -6,6 +6,7 @@ import {
   classifyAddress,
   GuardedHttp,
   isAllowedAddress,
+  isLocalhostName,
   type ResolvedAddress,
   type Resolver,
 } from '../../lambdas/adapters/guarded-http';
@@ -19,27 +20,36 @@ import type { OutboundRequest } from '../../lambdas/core/ports';
 
 /**
  * Safety net: every connection the client opens goes through http(s).request with the pinned address
- * in `lookup` (or an IP literal host). Anything that is not loopback fails the test before a socket is
- * made, so no test here can ever send a packet off this machine.
+ * in `lookup` (or an IP literal host). Anything that is not loopback fails the test before a socket
+ * connects, so no test here can ever send a packet off this machine.
  */
 const connections: { host: string; address: string }[] = [];
 const originalHttpRequest = http.request;
+type Lookup = (h: string, o: { all?: boolean }, cb: (e: unknown, a: unknown, f?: number) => void) => void;
 const guardRequest = (original: typeof http.request) =>
   ((options: RequestOptions, callback?: (res: IncomingMessage) => void) => {
     const host = String(options.host);
-    let address = host;
-    if (isIP(host) === 0) {
-      (options.lookup as unknown as (h: string, o: object, cb: (e: unknown, a: string) => void) => void)(
-        host,
-        {},
-        (_error, pinned) => {
-          address = pinned;
-        },
-      );
+    const check = (address: string) => {
+      if (classifyAddress(address) !== 'loopback') throw new Error(`test tried to connect to ${address}`);
+      connections.push({ host, address });
+    };
+    if (isIP(host) !== 0) {
+      check(host);
+      return original(options, callback);
     }
-    if (classifyAddress(address) !== 'loopback') throw new Error(`test tried to connect to ${address}`);
-    connections.push({ host, address });
-    return original(options, callback);
+    const pinned = options.lookup as unknown as Lookup;
+    const lookup: Lookup = (hostname, lookupOptions, cb) =>
+      pinned(hostname, lookupOptions, (error, address, family) => {
+        if (error) return cb(error, address, family);
+        const first = Array.isArray(address) ? (address[0] as { address: string }).address : String(address);
+        try {
+          check(first);
+        } catch (refused) {
+          return cb(refused, undefined);
+        }
+        cb(null, address, family);
+      });
+    return original({ ...options, lookup: lookup as unknown as RequestOptions['lookup'] }, callback);
   }) as unknown as typeof http.request;
 
 beforeAll(() => {
@@ -111,10 +121,26 @@ describe('classifyAddress / isAllowedAddress', () => {
     ['::ffff:127.0.0.1', 'loopback'],
     ['::ffff:a9fe:a9fe', 'linkLocal'],
     ['0:0:0:0:0:ffff:c0a8:0101', 'private'],
-    ['64:ff9b::a00:1', 'rfc6052'],
-    ['64:ff9b::808:808', 'rfc6052'],
-    ['2002:a00:1::', '6to4'],
-    ['2001::1', 'teredo'],
+    // IPv6 forms that carry an IPv4 address are what they carry (SPEC 8).
+    ['::ffff:0:a00:1', 'private'],
+    ['::127.0.0.1', 'loopback'],
+    ['::7f00:1', 'loopback'],
+    ['::a9fe:a9fe', 'linkLocal'],
+    ['::169.254.169.254', 'linkLocal'],
+    ['::ffff:169.254.169.254', 'linkLocal'],
+    ['::8.8.8.8', 'unicast'],
+    ['64:ff9b::a00:1', 'private'],
+    ['64:ff9b::a9fe:a9fe', 'linkLocal'],
+    ['64:ff9b::808:808', 'unicast'],
+    ['64:ff9b:1:a9fe:a9:fe00::', 'linkLocal'],
+    ['64:ff9b:1:808:8:800::', 'unicast'],
+    ['2002:a00:1::', 'private'],
+    ['2002:a9fe:a9fe::1', 'linkLocal'],
+    ['2002:808:808::1', 'unicast'],
+    ['2001::1', 'unspecified'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback'],
+    ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'unicast'],
+    ['2001:0:a00:1:8000:63bf:f7f7:f7f7', 'private'],
     ['127.1', 'loopback'],
     ['0x7f.0.0.1', 'loopback'],
     ['2130706433', 'loopback'],
@@ -148,6 +174,44 @@ describe('classifyAddress / isAllowedAddress', () => {
     }
     expect(isAllowedAddress('not an address', { allowLoopback: true })).toBe(false);
   });
+
+  test('an IPv4 address carried in IPv6 is judged as itself; loopback only if it is this machine', () => {
+    expect(isAllowedAddress('::ffff:127.0.0.1', { allowLoopback: true })).toBe(true);
+    expect(isAllowedAddress('64:ff9b::808:808', { allowLoopback: false })).toBe(true);
+    expect(isAllowedAddress('2002:808:808::1', { allowLoopback: false })).toBe(true);
+    // Through a translator or tunnel, 127.0.0.1 is not this machine's loopback.
+    for (const translated of [
+      '::127.0.0.1',
+      '::7f00:1',
+      '64:ff9b::7f00:1',
+      '2002:7f00:1::',
+      '::ffff:0:7f00:1',
+    ]) {
+      expect(isAllowedAddress(translated, { allowLoopback: true })).toBe(false);
+    }
+    for (const internal of [
+      '::a9fe:a9fe',
+      '64:ff9b::a9fe:a9fe',
+      '64:ff9b:1:a9fe:a9:fe00::',
+      '2002:a00:1::',
+    ]) {
+      expect(isAllowedAddress(internal, { allowLoopback: true })).toBe(false);
+    }
+  });
+
+  test.each(['localhost', 'LOCALHOST', 'localhost.', 'api.localhost', 'a.b.localhost.'])(
+    '%s is a localhost name',
+    (name) => {
+      expect(isLocalhostName(name)).toBe(true);
+    },
+  );
+
+  test.each(['localhost.example.com', 'mylocalhost', 'localhost.com.', 'example.com'])(
+    '%s is not a localhost name',
+    (name) => {
+      expect(isLocalhostName(name)).toBe(false);
+    },
+  );
 });
 
 describe('GuardedHttp refuses before connecting', () => {
@@ -179,6 +243,17 @@ describe('GuardedHttp refuses before connecting', () => {
     'http://[64:ff9b::a9fe:a9fe]/',
     'http://[2002:a9fe:a9fe::]/',
     'https://10.0.0.1/',
+    'http://[::127.0.0.1]/',
+    'http://[::a9fe:a9fe]/latest/meta-data/',
+    'http://[::169.254.169.254]/',
+    'http://[::ffff:0:a9fe:a9fe]/',
+    'http://[64:ff9b:1:a9fe:a9:fe00::]/',
+    'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/',
+    'http://localhost/',
+    'http://localhost./',
+    'http://LocalHost.:8080/',
+    'http://api.localhost/',
+    'http://a.b.localhost./x',
   ])('%s', async (url) => {
     const client = new GuardedHttp({ resolver: refusingResolver });
     await expect(client.request(get(url))).rejects.toThrow(OutboundBlockedError);
@@ -187,6 +262,9 @@ describe('GuardedHttp refuses before connecting', () => {
 
   test('with allowLoopback, loopback spellings pass the check but other private ranges do not', async () => {
     const client = new GuardedHttp({ resolver: refusingResolver, allowLoopback: true });
+    await expect(client.request(get('http://[::127.0.0.1]/'))).rejects.toThrow(OutboundBlockedError);
+    await expect(client.request(get('http://[::a9fe:a9fe]/'))).rejects.toThrow(OutboundBlockedError);
+    await expect(client.request(get('http://[64:ff9b::7f00:1]/'))).rejects.toThrow(OutboundBlockedError);
     await expect(client.request(get('http://[::ffff:10.0.0.1]/'))).rejects.toThrow(OutboundBlockedError);
     await expect(client.request(get('http://169.254.169.254/'))).rejects.toThrow(OutboundBlockedError);
     await expect(client.request(get('http://192.168.1.1/'))).rejects.toThrow(OutboundBlockedError);
@@ -211,9 +289,20 @@ describe('GuardedHttp refuses before connecting', () => {
       'mapped.test': ['::ffff:192.168.0.1'],
       'ula.test': ['2606:4700::1', 'fd12:3456::1'],
       'nat64.test': ['64:ff9b::a00:1'],
+      // As getaddrinfo prints an IPv4-compatible AAAA record: not this machine's loopback.
+      'compat.test': ['::127.0.0.1'],
+      'compat-metadata.test': ['::169.254.169.254'],
     });
     const client = new GuardedHttp({ resolver, allowLoopback: true });
-    for (const host of ['metadata.test', 'mixed.test', 'mapped.test', 'ula.test', 'nat64.test']) {
+    for (const host of [
+      'metadata.test',
+      'mixed.test',
+      'mapped.test',
+      'ula.test',
+      'nat64.test',
+      'compat.test',
+      'compat-metadata.test',
+    ]) {
       await expect(client.request(get(`http://${host}/`))).rejects.toThrow(OutboundBlockedError);
     }
     await expect(client.request(get('http://mixed.test/'))).rejects.toThrow(
@@ -316,6 +405,15 @@ describe('GuardedHttp against a local server', () => {
     await expect(client.request(get(`${base}/ok`))).rejects.toThrow(OutboundBlockedError);
     await expect(client.request(get(`http://localhost:${port}/ok`))).rejects.toThrow(OutboundBlockedError);
     expect(seen).toEqual([]);
+  });
+
+  test('with allowLoopback, localhost names reach this machine without a DNS query', async () => {
+    const client = new GuardedHttp({ allowLoopback: true, resolver: refusingResolver });
+    for (const host of ['localhost', 'localhost.', 'files.localhost']) {
+      const response = await client.request(get(`http://${host}:${port}/echo`));
+      expect((await readBody(response)).toString()).toBe(`GET ${host}:${port}`);
+    }
+    expect(connections.map((c) => c.address)).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1']);
   });
 
   test('names resolve once and the socket is pinned to the checked address (no rebinding)', async () => {

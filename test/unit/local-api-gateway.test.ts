@@ -1,4 +1,5 @@
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import {
   GATEWAY_RESPONSES,
@@ -76,7 +77,8 @@ describe('local API Gateway emulation', () => {
         resource: '/v1/things/{id}',
         path: '/v1/things/abc%20d',
         httpMethod: 'GET',
-        pathParameters: { id: 'abc d' },
+        // As in API Gateway's REST API: as the client wrote it; handlers decode (lambdas/shared/http.ts).
+        pathParameters: { id: 'abc%20d' },
         queryStringParameters: { x: '2', y: '3' },
         multiValueQueryStringParameters: { x: ['1', '2'], y: ['3'] },
         body: null,
@@ -155,6 +157,63 @@ describe('local API Gateway emulation', () => {
       expect(refilled.filter((s) => s === 200)).toHaveLength(PER_CLIENT_THROTTLE.rateLimit);
     } finally {
       clock.mockRestore();
+      await gw.stop();
+    }
+  });
+
+  it('passes a malformed percent-escape through to the handler untouched, as API Gateway does', async () => {
+    const gw = await start();
+    try {
+      const res = await fetch(`${gw.url}/v1/things/%E0%A4%A`, { headers: good });
+      expect(res.status).toBe(200);
+      expect(gw.events[0]?.pathParameters).toEqual({ id: '%E0%A4%A' });
+    } finally {
+      await gw.stop();
+    }
+  });
+
+  it('answers a request Node cannot parse, or whose target is no URL, with problem+json and a request id', async () => {
+    const gw = await start();
+    const port = Number(new URL(gw.url).port);
+    const unparsable = () =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () =>
+          socket.end('GET /v1/things/1 HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'),
+        );
+        let answer = '';
+        socket.on('data', (chunk) => {
+          answer += chunk.toString();
+        });
+        socket.on('end', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    const noUrl = () =>
+      new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+        const req = request({ port, host: '127.0.0.1', path: 'http://[/v1', headers: good }, (res) => {
+          let body = '';
+          res.on('data', (chunk) => {
+            body += chunk;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      const answer = await unparsable();
+      const [head = '', body = ''] = answer.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 400 /);
+      expect(head.toLowerCase()).toContain('content-type: application/problem+json');
+      expect(JSON.parse(body)).toMatchObject({
+        status: 400,
+        request_id: /x-request-id: (\S+)/i.exec(head)?.[1],
+      });
+
+      const res = await noUrl();
+      expect(res.status).toBe(400);
+      expect(res.headers['content-type']).toBe('application/problem+json');
+      expect(JSON.parse(res.body)).toMatchObject({ status: 400, request_id: res.headers['x-request-id'] });
+    } finally {
       await gw.stop();
     }
   });

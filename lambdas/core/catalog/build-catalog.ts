@@ -3,7 +3,8 @@ import type { OutboundHttp } from '../ports';
 import { DEFAULT_LANGUAGE, type JobType, type Language } from '../schemas/job';
 import { CatalogAssembler } from './assembly/assembler';
 import { CATALOG_FORMAT_VERSION, type CatalogDocument, type Item } from './document';
-import { CatalogError, CatalogLimitError } from './errors';
+import type { DraftingServices } from './drafts/drafting';
+import { CatalogError, CatalogLimitError, SourceCutShortError } from './errors';
 import { applyClientMappings } from './finishing/client-mappings';
 import { type ImageMappingOptions, mapImages } from './finishing/image-mapping';
 import { type JobResults, type SourceSummary, summariseCatalog } from './finishing/results';
@@ -37,6 +38,8 @@ export interface BuildCatalogInput {
   readonly open: (source: string) => Promise<SourceInput>;
   /** The guarded client (image mapping; online store readers). */
   readonly http: OutboundHttp;
+  /** OCR and review records for the PDF and photo readers (drafts/drafting.ts); absent: text layers only. */
+  readonly drafting?: DraftingServices;
   readonly now: Date;
   /** On the last delivery a transient failure of a source counts as unreadable instead of being retried. */
   readonly lastAttempt?: boolean;
@@ -124,6 +127,7 @@ export const buildCatalog = async (input: BuildCatalogInput): Promise<BuiltCatal
 
   for (const source of input.sources) {
     const before = assembler.itemCount;
+    const warningsBefore = log.count;
     let format: SourceFormat = 'unknown';
     let encoding: TextEncoding | null = null;
     try {
@@ -136,6 +140,7 @@ export const buildCatalog = async (input: BuildCatalogInput): Promise<BuiltCatal
         rules,
         http: input.http,
         web,
+        drafting: input.drafting,
         warn,
         emit: (draft, from) => assembler.add(draft, from),
         detected: (f, e) => {
@@ -143,16 +148,24 @@ export const buildCatalog = async (input: BuildCatalogInput): Promise<BuiltCatal
           encoding = e;
         },
       });
+      const cut = opened.failure?.();
+      if (cut !== undefined) throw cut;
       sources.push({ ...outcome.summary, items: assembler.itemCount - before });
       review.push(...outcome.review);
     } catch (error) {
-      if (error instanceof CatalogLimitError) throw error;
-      const retry =
-        error instanceof OutboundError
-          ? error.retryable && !input.lastAttempt
-          : !(error instanceof CatalogError);
-      if (retry) throw error;
+      if (error instanceof CatalogLimitError || error instanceof SourceCutShortError) throw error;
+      const transient = error instanceof OutboundError && error.retryable;
+      const permanent = error instanceof CatalogError || (error instanceof OutboundError && !error.retryable);
+      if (!permanent && !(transient && input.lastAttempt)) throw error;
       const failure = failureOf(error);
+      // Part of it is in the catalog already: a catalog built from part of a source would be silently short.
+      if (assembler.itemCount > before || log.count > warningsBefore) {
+        throw new SourceCutShortError(
+          failure.code === 'source_too_large' ? 'source_too_large' : 'source_unreadable',
+          `${source} ${failure.message}; part of it had already been read, so no catalog is built from it`,
+          { cause: error },
+        );
+      }
       failures.push({ source, ...failure });
       warn({ source, row: null, column: null, code: 'source_unreadable', message: failure.message });
       sources.push({
@@ -163,7 +176,7 @@ export const buildCatalog = async (input: BuildCatalogInput): Promise<BuiltCatal
         columns: {},
         ignored_columns: [],
         rows: 0,
-        items: assembler.itemCount - before,
+        items: 0,
         error: failure,
       });
     }

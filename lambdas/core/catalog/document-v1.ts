@@ -176,12 +176,19 @@ export const upgradeV1Document = <T extends CatalogDocumentV1Upload>(document: T
   image_mappings: document.image_mappings.map(upgradeV1ImageMapping),
 });
 
-/** Validates a complete format 1 document (the console saves a format 1 draft back as format 1 while it fits). */
-export const parseCatalogDocumentV1 = (value: unknown) => {
+/**
+ * Validates a complete format 1 document as format 1 (without upgrading it): for whoever writes format 1
+ * back, such as the console keeping an operator's format 1 draft in its format.
+ */
+export const parseCatalogDocumentV1 = (
+  value: unknown,
+):
+  | { readonly ok: true; readonly document: CatalogDocumentV1 }
+  | { readonly ok: false; readonly errors: readonly { pointer: string; message: string }[] } => {
   const result = catalogDocumentV1Schema.safeParse(value);
-  if (result.success) return { ok: true as const, document: result.data };
+  if (result.success) return { ok: true, document: result.data };
   return {
-    ok: false as const,
+    ok: false,
     errors: result.error.issues.map((issue) => ({ pointer: pointerOf(issue.path), message: issue.message })),
   };
 };

@@ -10,9 +10,19 @@ const uuidBytes = (uuid: string): Buffer => {
   return Buffer.from(uuid.replaceAll('-', ''), 'hex');
 };
 
-const formatUuid = (bytes: Buffer): string => {
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+const HEX = '0123456789abcdef';
+
+/** The 36-character form, built in one buffer so that the string is flat (ids are kept for every entity). */
+const formatUuid = (bytes: Uint8Array): string => {
+  const out = Buffer.allocUnsafe(36);
+  let o = 0;
+  for (let i = 0; i < 16; i += 1) {
+    if (i === 4 || i === 6 || i === 8 || i === 10) out[o++] = 45;
+    const b = bytes[i] as number;
+    out[o++] = HEX.charCodeAt(b >> 4);
+    out[o++] = HEX.charCodeAt(b & 15);
+  }
+  return out.toString('latin1');
 };
 
 /**
@@ -25,8 +35,10 @@ export const uuidV5 = (name: string, namespace: string): string => {
 };
 
 const uuidV5FromBytes = (name: string, namespace: Buffer): string => {
-  const digest = hash('sha1', Buffer.concat([namespace, Buffer.from(name, 'utf8')]), 'buffer');
-  const bytes = digest.subarray(0, 16);
+  const input = Buffer.allocUnsafe(16 + Buffer.byteLength(name, 'utf8'));
+  namespace.copy(input, 0);
+  input.write(name, 16, 'utf8');
+  const bytes = hash('sha1', input, 'buffer').subarray(0, 16);
   bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x50;
   bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
   return formatUuid(bytes);

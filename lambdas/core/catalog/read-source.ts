@@ -2,6 +2,7 @@ import type { OutboundHttp } from '../ports';
 import type { JobType, Language } from '../schemas/job';
 import { peekStream } from './bytes';
 import type { Draft } from './draft';
+import type { DraftingServices } from './drafts/drafting';
 import { CatalogSourceError } from './errors';
 import type { SheetSummary, SourceSummary } from './finishing/results';
 import type { JobTypeRules } from './job-types';
@@ -24,6 +25,11 @@ export interface SourceInput {
   readonly contentType?: string | null;
   /** File name or final URL, for its extension. */
   readonly name?: string | null;
+  /**
+   * What ended the read of the bytes early, if anything, even when a reader took the failed stream for
+   * its end: asked after the source is read, so that no source is ever cut short silently.
+   */
+  readonly failure?: () => unknown;
 }
 
 export interface SourceReadContext {
@@ -35,6 +41,7 @@ export interface SourceReadContext {
   readonly http?: OutboundHttp;
   /** The job's web-source budget and User-Agent (sources/html.ts). */
   readonly web?: WebJobContext;
+  readonly drafting?: DraftingServices;
   readonly warn: (warning: CatalogWarning) => void;
   readonly emit: (draft: Draft, source: string) => void;
   /** Told the format and encoding as soon as they are detected (for the summary of a source that then fails). */
@@ -92,6 +99,7 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
       currency: ctx.currency,
       http: ctx.http,
       web: ctx.web,
+      drafting: ctx.drafting,
       warn,
       needsReview: (reason) => review.push(reason),
       describe: (more) => Object.assign(details, more),

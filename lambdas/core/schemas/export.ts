@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { literalHostAllowed } from '../address-policy';
-import { isUuid, LIMITS } from './job';
+import { isUuid, LIMITS, normaliseId } from './job';
 
 export const EXPORT_TYPES = ['catalog'] as const;
 export const EXPORT_STATES = ['initiated', 'processing', 'completed', 'failed'] as const;
@@ -43,7 +43,7 @@ const callbackUrl = (rules: ExportRequestRules) =>
 /** Seed 2.4 with SPEC 3.2: `id` is the id of one of the client's jobs. */
 export const makeCreateExportRequestSchema = (rules: ExportRequestRules) =>
   z.strictObject({
-    id: z.string().refine(isUuid, { message: 'must be a UUID (the id of a job)' }),
+    id: z.string().refine(isUuid, { message: 'must be a UUID (the id of a job)' }).overwrite(normaliseId),
     type: z.enum(EXPORT_TYPES),
     callback_url: callbackUrl(rules).nullish(),
   });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { checkJsonValue, JSON_MAX_DEPTH } from '../json-limits';
 
 /** Seed 2.1: the three job types. */
 export const JOB_TYPES = ['new_menu', 'new_retail_catalog', 'retail_image_mapping'] as const;
@@ -50,6 +51,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-
 
 export const isUuid = (value: string): boolean => UUID.test(value);
 
+/**
+ * Ids are UUIDs the service writes in lower case, and compared case-insensitively: a UUID a client sends
+ * (path, body) is lower-cased at the edge; anything else is left as it is.
+ *
+ * @example normaliseId('3F2504E0-4F89-41D3-9A0C-0305E82C3301') // '3f2504e0-4f89-41d3-9a0c-0305e82c3301'
+ */
+export const normaliseId = (value: string): string => (isUuid(value) ? value.toLowerCase() : value);
+
 /** True for an absolute `http:` or `https:` URL with a host. */
 export const isHttpUrl = (value: string): boolean => {
   if (!/^https?:\/\//i.test(value)) return false;
@@ -72,7 +81,8 @@ export const catalogSourceSchema = z
   .max(LIMITS.urlLength, { message: `must be at most ${LIMITS.urlLength} characters` })
   .refine((s) => isUuid(s) || isHttpUrl(s), {
     message: 'must be an http(s) URL or the id of an uploaded file',
-  });
+  })
+  .overwrite(normaliseId);
 
 const nonBlank = (max: number) =>
   z
@@ -96,11 +106,34 @@ export const metadataSchema = z
     message: `must have at most ${LIMITS.metadataKeys} keys`,
   });
 
-export const clientMappingsSchema = z
-  .record(z.string(), z.unknown())
-  .refine((m) => Buffer.byteLength(JSON.stringify(m), 'utf8') <= LIMITS.clientMappingsBytes, {
-    message: `must be at most ${LIMITS.clientMappingsBytes} bytes when serialised`,
-  });
+/**
+ * How deep the values inside client_mappings may nest (SPEC 9). A job is one DynamoDB item: `jobData` is an
+ * attribute of it (level 1) and `client_mappings` sits inside that (level 2), so of DynamoDB's 32 levels
+ * 30 are left below it. (A request body within its own 32 levels always fits: see json-limits.)
+ */
+export const CLIENT_MAPPINGS_MAX_DEPTH = JSON_MAX_DEPTH - 2;
+
+export const clientMappingsSchema = z.record(z.string(), z.unknown()).superRefine((mappings, ctx) => {
+  const problems = checkJsonValue(mappings, CLIENT_MAPPINGS_MAX_DEPTH);
+  for (const problem of problems) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [...problem.path],
+      message: problem.message,
+      params: { code: problem.code },
+    });
+  }
+  // Measured only once the value is known to be shallow (serialising is recursive).
+  if (
+    problems.length === 0 &&
+    Buffer.byteLength(JSON.stringify(mappings), 'utf8') > LIMITS.clientMappingsBytes
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be at most ${LIMITS.clientMappingsBytes} bytes when serialised`,
+    });
+  }
+});
 
 const commonJobData = {
   catalog_sources: z

@@ -183,8 +183,73 @@ export const opsJobSchema = jobResourceSchema.extend({
   client_id: z.string().meta({ description: 'The client (tenant) the job belongs to.' }),
 });
 
+const relativeBoxSchema = z
+  .strictObject({
+    x: z.number().min(0).max(1),
+    y: z.number().min(0).max(1),
+    width: z.number().min(0).max(1),
+    height: z.number().min(0).max(1),
+  })
+  .meta({ description: 'Fractions of the page’s width and height, origin at the top-left corner.' });
+
+/** One drafted item's provenance (use-cases/draft-review.ts ItemProvenance). */
+export const itemProvenanceSchema = z.strictObject({
+  item_id: z.uuid().meta({ description: 'The item in `draft_catalog`.' }),
+  name: z.string().meta({ description: 'The item’s name as drafted.' }),
+  source: z.string().meta({ description: 'The catalog source as the job names it (URL or file id).' }),
+  source_index: z.int().min(0).meta({ description: 'Its position in `catalog_sources`: `sources/{n}`.' }),
+  page: z.int().min(1).meta({ description: '1-based page (an image is page 1).' }),
+  box: relativeBoxSchema,
+  method: z.enum(['text', 'ocr']).meta({ description: '`text`: a PDF text layer; `ocr`: read from pixels.' }),
+  confidence: z
+    .number()
+    .min(0)
+    .max(1)
+    .meta({ description: 'How sure the machine is; check the lowest first.' }),
+  doubts: z.array(z.string()).meta({ description: 'Why the confidence is lowered, for the reviewer.' }),
+});
+
+/** A source as operators see it (operations.ts sourceViews). */
+export const opsSourceViewSchema = z.strictObject({
+  index: z.int().min(0),
+  source: z.string(),
+  format: z
+    .string()
+    .nullable()
+    .meta({ description: 'How it was read (`pdf`, `image`, …); null if unknown.' }),
+  content_type: z.string().nullable(),
+  size_bytes: z.int().min(0).nullable(),
+  pages: z.int().min(0).nullable(),
+  view_path: z.string().meta({ description: 'GET it (operator key) to view the source’s bytes.' }),
+  viewable: z.boolean().meta({
+    description:
+      'False for a URL source of which no copy was kept (copies are kept of drafted PDFs and images).',
+  }),
+});
+
+/** GET /v1/ops/jobs/{id}/sources/{n} with `Accept: application/json` (use-cases/draft-review.ts). */
+export const opsSourceDownloadSchema = z.strictObject({
+  index: z.int().min(0),
+  source: z.string(),
+  url: z
+    .url()
+    .meta({ description: 'Presigned GET of the bytes, valid 5 minutes; shown inline by browsers.' }),
+  expires_at: timestamp,
+  content_type: z.string().nullable(),
+  size_bytes: z.int().min(0),
+});
+
 /** GET /v1/ops/jobs/{id} (operations.ts getOpsJob). */
 export const opsJobDetailSchema = opsJobSchema.extend({
+  draft_provenance: z
+    .array(itemProvenanceSchema)
+    .nullable()
+    .meta({
+      description:
+        'For each item drafted from a PDF or photo: where it was read and how sure the machine is, lowest ' +
+        'confidence first. Null when no source was drafted.',
+    }),
+  sources: z.array(opsSourceViewSchema),
   draft_catalog: catalogDocumentSchema.nullable().meta({
     description: 'The catalog built so far, inline up to 1 MB; null when there is none or it is larger.',
   }),

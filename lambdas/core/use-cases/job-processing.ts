@@ -1,12 +1,12 @@
 import { type BuiltCatalog, buildCatalog } from '../catalog/build-catalog';
-import { CatalogError } from '../catalog/errors';
+import { CatalogError, SourceTooLargeError } from '../catalog/errors';
 import type { SourceInput } from '../catalog/read-source';
 import { DEFAULT_WEB_SETTINGS, type WebSourceSettings } from '../catalog/web/limits';
 import { catalogJsonChunks } from '../catalog/writer';
 import { ConflictError, NotFoundError } from '../errors';
 import type { JobRecord, Problem } from '../model';
 import { problem } from '../model';
-import { discardBody, OutboundError } from '../outbound';
+import { discardBody, OutboundError, OutboundTooLargeError } from '../outbound';
 import {
   type Clock,
   type ExportRepository,
@@ -15,10 +15,13 @@ import {
   type ObjectStore,
   type OutboundHttp,
   objectKeys,
+  type PageRasterizer,
+  type TextRecognizer,
   type WorkQueue,
 } from '../ports';
 import { isUuid, LIMITS } from '../schemas/job';
 import { jobMayMove } from '../states';
+import { DraftCollector } from './draft-collector';
 import { wakeExportsOfJob } from './export-processing';
 
 export interface JobProcessingDeps {
@@ -32,6 +35,9 @@ export interface JobProcessingDeps {
   readonly clock: Clock;
   /** Bounds and User-Agent of web sources (SPEC 5.2, 9); the documented defaults when absent. */
   readonly webSources?: WebSourceSettings;
+  /** OCR for photographed menus and scanned PDF pages (SPEC 5.2 drafts); absent: PDF text layers only. */
+  readonly recognizer?: TextRecognizer;
+  readonly rasterizer?: PageRasterizer;
 }
 
 /** One source fetch, from the first byte to the last. */
@@ -59,17 +65,55 @@ class SourceHttpError extends OutboundError {
 
 const seconds = (date: Date, n: number): string => new Date(date.getTime() + n * 1000).toISOString();
 
+interface OpenedSource {
+  readonly input: SourceInput;
+  /** What ended the read of the bytes early, if anything, even when a reader swallowed it. */
+  readonly failure: () => unknown;
+}
+
+/**
+ * Counts a source's bytes: past the limit the read fails with SourceTooLargeError. Whatever ends the
+ * read early is remembered, so that a reader that takes a failed stream for its end (a streaming CSV
+ * parser may) cannot cut a source short silently.
+ */
+const metered = (
+  body: AsyncIterable<Uint8Array>,
+): { body: AsyncIterable<Uint8Array>; failure: () => unknown } => {
+  let failure: unknown;
+  return {
+    failure: () => failure,
+    body: {
+      async *[Symbol.asyncIterator]() {
+        let bytes = 0;
+        try {
+          for await (const chunk of body) {
+            bytes += chunk.byteLength;
+            if (bytes > LIMITS.sourceFileBytes) throw new SourceTooLargeError();
+            yield chunk;
+          }
+        } catch (error) {
+          failure =
+            error instanceof OutboundTooLargeError ? new SourceTooLargeError({ cause: error }) : error;
+          throw failure;
+        }
+      },
+    },
+  };
+};
+
 /** Opens one catalog source as a byte stream: an uploaded file of the job's client, or a URL (guarded). */
-const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: string): Promise<SourceInput> => {
+const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: string): Promise<OpenedSource> => {
   if (isUuid(source)) {
     const file = await deps.files.get(job.clientId, source);
     if (!file) throw new CatalogError(`the uploaded file ${source} no longer exists`, 'source_unreadable');
     try {
+      // The presigned upload refuses larger bodies, but the object may have been replaced since.
+      if (((await deps.uploads.size(file.objectKey)) ?? 0) > LIMITS.sourceFileBytes)
+        throw new SourceTooLargeError();
+      const bytes = metered(await deps.uploads.read(file.objectKey));
       return {
-        source,
-        body: await deps.uploads.read(file.objectKey),
-        contentType: file.contentType,
-        name: file.filename,
+        input: { source, body: bytes.body, contentType: file.contentType, name: file.filename },
+        failure: bytes.failure,
       };
     } catch (error) {
       if (error instanceof NotFoundError)
@@ -77,27 +121,36 @@ const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: strin
       throw error;
     }
   }
-  const response = await deps.http.request({
-    url: source,
-    method: 'GET',
-    // The service names itself to the merchant's site from the first request on (SPEC 5.2 web sources).
-    headers: {
-      accept: 'text/csv, application/json, */*;q=0.5',
-      'user-agent': (deps.webSources ?? DEFAULT_WEB_SETTINGS).userAgent,
-    },
-    timeoutMs: SOURCE_TIMEOUT_MS,
-    maxBytes: LIMITS.sourceFileBytes,
-    followRedirects: true,
-  });
+  const response = await deps.http
+    .request({
+      url: source,
+      method: 'GET',
+      // The service names itself to the merchant's site from the first request on (SPEC 5.2 web sources).
+      headers: {
+        accept: 'text/csv, application/json, */*;q=0.5',
+        'user-agent': (deps.webSources ?? DEFAULT_WEB_SETTINGS).userAgent,
+      },
+      timeoutMs: SOURCE_TIMEOUT_MS,
+      maxBytes: LIMITS.sourceFileBytes,
+      followRedirects: true,
+    })
+    .catch((error: unknown) => {
+      // A Content-Length over the limit: refused before a byte of the body is read.
+      throw error instanceof OutboundTooLargeError ? new SourceTooLargeError({ cause: error }) : error;
+    });
   if (response.status < 200 || response.status > 299) {
     await discardBody(response);
     throw new SourceHttpError(response.status);
   }
+  const bytes = metered(response.body);
   return {
-    source,
-    body: response.body,
-    contentType: response.headers['content-type'] ?? null,
-    name: response.url,
+    input: {
+      source,
+      body: bytes.body,
+      contentType: response.headers['content-type'] ?? null,
+      name: response.url,
+    },
+    failure: bytes.failure,
   };
 };
 
@@ -161,6 +214,8 @@ const release = async (deps: JobProcessingDeps, job: JobRecord): Promise<void> =
 
 interface Built {
   readonly catalog: BuiltCatalog;
+  /** What the PDF and photo readers drafted, for the review record. */
+  readonly drafts: DraftCollector;
   /** Why the job goes to the operations team: its instructions, and what the pipeline could not read. */
   readonly review: readonly string[];
 }
@@ -170,20 +225,25 @@ interface Built {
  * that SQS retries the job, except on the last delivery, where the source counts as unreadable.
  */
 const build = async (deps: JobProcessingDeps, job: JobRecord, delivery: Delivery): Promise<Built> => {
+  const drafts = new DraftCollector(deps, job);
   const catalog = await buildCatalog({
     job: { id: job.id, job_type: job.jobType, job_data: job.jobData },
     sources: job.jobData.catalog_sources,
-    open: (source) => openSource(deps, job, source),
+    open: async (source) => {
+      const opened = await openSource(deps, job, source);
+      return { ...opened.input, failure: opened.failure };
+    },
     http: deps.http,
+    drafting: drafts,
     now: deps.clock.now(),
     lastAttempt: delivery.attempt >= delivery.maxAttempts,
     web: deps.webSources,
-  });
+  }).finally(() => drafts.release());
   const review = [
     ...(job.jobData.instructions?.trim() ? ['the job carries instructions for the operations team'] : []),
     ...catalog.review,
   ];
-  return { catalog, review };
+  return { catalog, drafts, review };
 };
 
 /**
@@ -240,11 +300,10 @@ const finish = async (deps: JobProcessingDeps, job: JobRecord, built: Built): Pr
   const { catalog } = built;
   if (catalog.itemCount === 0 && catalog.failures.length > 0 && built.review.length === 0) {
     const detail = catalog.failures.map((f) => `${f.source}: ${f.message}`).join('; ');
-    const failed = await failJob(
-      deps,
-      job,
-      problem('source_unreadable', 'No source could be read', detail.slice(0, 2000)),
-    );
+    const code = catalog.failures.every((f) => f.code === 'source_too_large')
+      ? 'source_too_large'
+      : 'source_unreadable';
+    const failed = await failJob(deps, job, problem(code, 'No source could be read', detail.slice(0, 2000)));
     return failed ? { kind: 'failed', job: failed } : { kind: 'skipped', reason: 'busy' };
   }
   await deps.catalogs.write(
@@ -252,6 +311,8 @@ const finish = async (deps: JobProcessingDeps, job: JobRecord, built: Built): Pr
     catalogJsonChunks(catalog.document),
     'application/json',
   );
+  // Where each drafted item was read and how sure the machine is, beside the draft (GET /v1/ops/jobs/{id}).
+  await built.drafts.finish(catalog.document);
   const to = built.review.length > 0 ? 'in_review' : 'completed';
   try {
     const moved = await deps.jobs.transition(job.clientId, job.id, {

@@ -6,6 +6,7 @@ import { type JobRecord, jobResource, problem } from '../model';
 import {
   type Clock,
   type ExportRepository,
+  type FileRepository,
   type JobRepository,
   type ObjectStore,
   objectKeys,
@@ -15,6 +16,7 @@ import {
 import { isUuid } from '../schemas/job';
 import type { OpsFailRequest } from '../schemas/operations';
 import { jobMayMove } from '../states';
+import { type DraftReview, locateJobSource, readDraftReview, type SourceDownload } from './draft-review';
 import { wakeExportsOfJob } from './export-processing';
 import { failJob } from './job-processing';
 
@@ -26,6 +28,8 @@ export interface OperationsDeps {
   readonly jobs: JobRepository;
   readonly exports: ExportRepository;
   readonly catalogs: ObjectStore;
+  readonly files: FileRepository;
+  readonly uploads: ObjectStore;
   readonly queue: WorkQueue;
   readonly clock: Clock;
 }
@@ -62,9 +66,29 @@ const readDraft = async (
   return parsed.ok ? parsed.document : null;
 };
 
-/** A job with its client, instructions, sources (all in job_data) and its draft catalog. */
+/** The job's sources as the review shows them, each with the path that serves its bytes. */
+const sourceViews = (job: JobRecord, review: DraftReview | null) =>
+  job.jobData.catalog_sources.map((source, index) => {
+    const reviewed = review?.sources.find((s) => s.index === index);
+    return {
+      index,
+      source,
+      format: reviewed?.format ?? null,
+      content_type: reviewed?.content_type ?? null,
+      size_bytes: reviewed?.size_bytes ?? null,
+      pages: reviewed?.pages ?? null,
+      view_path: `/v1/ops/jobs/${job.id}/sources/${index}`,
+      viewable: isUuid(source) || reviewed?.copied === true,
+    };
+  });
+
+/**
+ * A job with its client, instructions, sources (all in job_data), its draft catalog, and for drafted items
+ * where each was read and how sure the machine is (lowest confidence first).
+ */
 export const getOpsJob = async (deps: Pick<OperationsDeps, 'jobs' | 'catalogs'>, id: string) => {
   const job = await findJob(deps, id);
+  const review = await readDraftReview(deps.catalogs, job);
   const key = objectKeys.catalog(job.clientId, job.id);
   const exists = (await deps.catalogs.size(key)) !== undefined;
   const url = exists ? await deps.catalogs.presignDownload(key, DRAFT_URL_SECONDS) : null;
@@ -73,7 +97,27 @@ export const getOpsJob = async (deps: Pick<OperationsDeps, 'jobs' | 'catalogs'>,
     draft_catalog: exists ? await readDraft(deps, job) : null,
     draft_catalog_url: url?.url ?? null,
     draft_catalog_url_expires_at: url?.expiresAt ?? null,
+    draft_provenance: review?.items ?? null,
+    sources: sourceViews(job, review),
   };
+};
+
+/**
+ * Where an operator reads source `n` of a job (SPEC 5.4): a short-lived URL of the uploaded file or of the
+ * copy kept when the job was processed. 404 for a source number the job does not have.
+ */
+export const getOpsJobSource = async (
+  deps: Pick<OperationsDeps, 'jobs' | 'catalogs' | 'files' | 'uploads'>,
+  id: string,
+  n: string,
+): Promise<SourceDownload> => {
+  const job = await findJob(deps, id);
+  const index = /^(0|[1-9]\d{0,3})$/.test(n) ? Number(n) : -1;
+  if (index < 0)
+    throw new NotFoundError(
+      `There is no source ${JSON.stringify(n.slice(0, 20))}: sources are numbered from 0.`,
+    );
+  return locateJobSource(deps, job, index, await readDraftReview(deps.catalogs, job));
 };
 
 /** Operations change only what review is for: `event` must be able to move the job as it is now. */

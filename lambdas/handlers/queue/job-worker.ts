@@ -1,7 +1,9 @@
 import { QUEUES } from '../../../lib/resources';
 import { jobMessageSchema } from '../../core/messages';
 import { processJob } from '../../core/use-cases/job-processing';
+import { loadConfig } from '../../shared/config';
 import { type AppDeps, defaultDeps } from '../../shared/deps';
+import { draftingAdapters } from '../../shared/drafting';
 import { lazy } from '../../shared/lazy';
 import { count, METRIC } from '../../shared/metrics';
 import { sqsConsumer } from '../../shared/queue';
@@ -32,4 +34,6 @@ export const makeJobWorkerHandler = (deps: AppDeps) =>
     };
   });
 
-export const handler = lazy(() => makeJobWorkerHandler(defaultDeps()));
+export const handler = lazy(() =>
+  makeJobWorkerHandler({ ...defaultDeps(), ...draftingAdapters(loadConfig(process.env).moduleRoot) }),
+);

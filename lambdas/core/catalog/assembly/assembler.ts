@@ -25,12 +25,26 @@ interface GroupState {
 interface ItemState {
   readonly key: string;
   readonly item: Item;
-  readonly variantKeys: string[];
-  /** Variants that got no name from the source (named after their size when the item has several). */
-  readonly unnamed: Set<Variant>;
-  readonly groups: GroupState[];
+  variantKeys: string[];
+  groups: GroupState[] | null;
+  /** Kept only for an item created without a variant (its warning, if no draft gives it one). */
   readonly provenance: Provenance | undefined;
 }
+
+/**
+ * One shared, frozen empty list (or options object) for every entity that has none: a catalog of 200,000
+ * items would otherwise hold a million empty arrays. Whoever adds to a list replaces a shared empty one
+ * with its own (`append`).
+ */
+const NONE: never[] = Object.freeze([]) as unknown as never[];
+const NO_OPTIONS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const shared = <T>(list: T[]): T[] => (list.length === 0 ? NONE : list);
+/** Appends to a list that may be a shared empty one; a first element gets an array of exactly one. */
+const append = <T>(list: T[], value: T): T[] => {
+  if (list.length === 0) return [value];
+  list.push(value);
+  return list;
+};
 
 export interface AssemblyOptions {
   readonly jobId: string;
@@ -58,6 +72,8 @@ export class CatalogAssembler {
   private readonly byKey = new Map<string, ItemState>();
   private readonly unique = new Map<string, { state: ItemState; variantKey: string }>();
   private readonly groups: GroupState[] = [];
+  /** Short values many entities repeat (tags, sizes, units) are kept once. */
+  private readonly interned = new Map<string, string>();
 
   constructor(private readonly options: AssemblyOptions) {
     this.idOf = makeEntityIds(options.jobId);
@@ -83,6 +99,14 @@ export class CatalogAssembler {
     }
     const checked = checkDraft(draft, warn);
     if (checked !== null) this.addItem(draft, checked, warn);
+  }
+
+  private intern(value: string): string {
+    if (value.length > 40) return value;
+    const known = this.interned.get(value);
+    if (known !== undefined) return known;
+    this.interned.set(value, value);
+    return value;
   }
 
   private categoryOf(path: readonly string[]): Category {
@@ -119,10 +143,14 @@ export class CatalogAssembler {
     for (const variant of checked.variants) {
       const variantKey = identity.variantKey(variant);
       if (accepted.some((a) => a.variantKey === variantKey)) continue;
-      const clash = identity
-        .uniqueKeys(variant)
-        .map((u) => ({ ...u, owner: this.unique.get(u.key) }))
-        .find((u) => u.owner !== undefined);
+      let clash: { what: 'GTIN' | 'SKU'; owner: { state: ItemState; variantKey: string } } | undefined;
+      for (const unique of identity.uniqueKeys(variant)) {
+        const owner = this.unique.get(unique.key);
+        if (owner !== undefined) {
+          clash = { what: unique.what, owner };
+          break;
+        }
+      }
       if (clash?.owner !== undefined) {
         const repeat = clash.owner.state === state && clash.owner.variantKey === variantKey;
         if (!(repeat && addsModifiers)) {
@@ -174,15 +202,22 @@ export class CatalogAssembler {
       description: checked.description,
       category_id: checked.categoryPath.length === 0 ? null : this.categoryOf(checked.categoryPath).id,
       brand: checked.brand,
-      tags: checked.tags,
+      tags: checked.tags.length === 0 ? NONE : checked.tags.map((t) => this.intern(t)),
       calories: checked.calories,
-      modifier_group_ids: [],
-      images: checked.images,
+      modifier_group_ids: NONE,
+      images: shared(checked.images),
       external_id: checked.externalId,
-      option_names: [...checked.optionNames].slice(0, FIELD_LIMITS.options),
-      variants: [],
+      option_names:
+        checked.optionNames.length === 0 ? NONE : checked.optionNames.slice(0, FIELD_LIMITS.options),
+      variants: NONE,
     };
-    const state: ItemState = { key, item, variantKeys: [], unnamed: new Set(), groups: [], provenance };
+    const state: ItemState = {
+      key,
+      item,
+      variantKeys: NONE,
+      groups: null,
+      provenance: checked.variants.length === 0 ? provenance : undefined,
+    };
     this.items.push(state);
     this.byKey.set(key, state);
     return state;
@@ -194,19 +229,18 @@ export class CatalogAssembler {
     item.calories ??= checked.calories;
     item.external_id ??= checked.externalId;
     for (const tag of checked.tags) {
-      if (
-        item.tags.length < FIELD_LIMITS.tags &&
-        !item.tags.some((t) => t.toLowerCase() === tag.toLowerCase())
-      )
-        item.tags.push(tag);
+      const folded = tag.toLowerCase();
+      if (item.tags.length >= FIELD_LIMITS.tags || item.tags.some((t) => t.toLowerCase() === folded))
+        continue;
+      item.tags = append(item.tags, this.intern(tag));
     }
     for (const image of checked.images) {
-      if (item.images.length < FIELD_LIMITS.images && !item.images.some((i) => i.url === image.url))
-        item.images.push(image);
+      if (item.images.length >= FIELD_LIMITS.images || item.images.some((i) => i.url === image.url)) continue;
+      item.images = append(item.images, image);
     }
     for (const name of checked.optionNames) {
-      if (item.option_names.length < FIELD_LIMITS.options && !item.option_names.includes(name))
-        item.option_names.push(name);
+      if (item.option_names.length >= FIELD_LIMITS.options || item.option_names.includes(name)) continue;
+      item.option_names = append(item.option_names, name);
     }
   }
 
@@ -219,13 +253,14 @@ export class CatalogAssembler {
       );
       return;
     }
-    const options: Record<string, string> = {};
-    for (const [name, value] of Object.entries(variant.options)) {
+    let options = NO_OPTIONS;
+    for (const name in variant.options) {
       if (!state.item.option_names.includes(name)) {
         if (state.item.option_names.length >= FIELD_LIMITS.options) continue;
-        state.item.option_names.push(name);
+        state.item.option_names = append(state.item.option_names, name);
       }
-      options[name] = value;
+      if (options === NO_OPTIONS) options = {};
+      options[name] = variant.options[name] as string;
     }
     const created: Variant = {
       id: this.idOf('variant', `${state.key}#${variantKey}`),
@@ -233,16 +268,15 @@ export class CatalogAssembler {
       options,
       sku: variant.sku,
       gtin: variant.gtin,
-      size: variant.size,
-      unit: variant.unit,
+      size: variant.size === null ? null : this.intern(variant.size),
+      unit: variant.unit === null ? null : this.intern(variant.unit),
       price: variant.price,
       pricing: variant.pricing,
-      images: variant.images,
+      images: shared(variant.images),
       external_id: variant.externalId,
     };
-    state.item.variants.push(created);
-    state.variantKeys.push(variantKey);
-    if (variant.name === null && Object.keys(options).length === 0) state.unnamed.add(created);
+    state.item.variants = append(state.item.variants, created);
+    state.variantKeys = append(state.variantKeys, variantKey);
     for (const unique of this.options.identity.uniqueKeys(variant)) {
       if (!this.unique.has(unique.key)) this.unique.set(unique.key, { state, variantKey });
     }
@@ -259,7 +293,7 @@ export class CatalogAssembler {
       return;
     }
     const key = `${state.key}/${fold(name)}`;
-    let group = state.groups.find((g) => g.key === key);
+    let group = state.groups?.find((g) => g.key === key);
     if (group === undefined) {
       const created: ModifierGroup = {
         id: this.idOf('modifier_group', key),
@@ -269,8 +303,9 @@ export class CatalogAssembler {
         modifiers: [],
       };
       group = { key, group: created, modifierKeys: new Set(), fixedMax: false };
+      state.groups ??= [];
       state.groups.push(group);
-      state.item.modifier_group_ids.push(created.id);
+      state.item.modifier_group_ids = append(state.item.modifier_group_ids, created.id);
       this.groups.push(group);
     }
     if (draft.min !== null && draft.min !== undefined && Number.isInteger(draft.min) && draft.min >= 0)
@@ -324,24 +359,27 @@ export class CatalogAssembler {
           code: 'no_price',
           message: `item ${JSON.stringify(item.name)} has modifiers but no row with its own price; kept without a price`,
         });
-        item.variants.push({
+        item.variants = append(item.variants, {
           id: this.idOf('variant', `${state.key}#`),
           name: null,
-          options: {},
+          options: NO_OPTIONS,
           sku: null,
           gtin: null,
           size: null,
           unit: null,
           price: null,
           pricing: 'fixed',
-          images: [],
+          images: NONE,
           external_id: null,
         });
-      } else if (item.variants.length > 1 && state.unnamed.size > 0) {
+      } else if (item.variants.length > 1) {
+        // Variants the source did not name (a dish listed once per size) are named after their size.
+        const unnamed = item.variants.filter((v) => v.name === null && v.options === NO_OPTIONS);
         const bySize =
           item.option_names.length === 0 &&
-          item.variants.every((v) => state.unnamed.has(v) && v.size !== null);
-        for (const variant of state.unnamed) {
+          unnamed.length === item.variants.length &&
+          unnamed.every((v) => v.size !== null);
+        for (const variant of unnamed) {
           variant.name = variantLabel(variant);
           if (bySize && variant.name !== null) variant.options = { Size: variant.name };
         }
@@ -357,7 +395,8 @@ export class CatalogAssembler {
     return {
       categories: [...this.categories.values()].map((c) => c.category),
       items: this.items.map((s) => s.item),
-      modifierGroups: this.groups.map((g) => g.group),
+      // In item order (then the item's own order): the same catalog, however its rows were ordered.
+      modifierGroups: this.items.flatMap((state) => (state.groups ?? []).map((g) => g.group)),
       categoryPaths,
     };
   }

@@ -44,7 +44,11 @@ const text = (
   return trimmed;
 };
 
+const dimension = (n: number | null | undefined): number | null =>
+  n !== null && n !== undefined && Number.isInteger(n) && n > 0 ? n : null;
+
 const images = (list: readonly DraftImage[] | undefined, warn: DraftWarn): ItemImage[] => {
+  if (list === undefined || list.length === 0) return [];
   const seen = new Set<string>();
   const out: ItemImage[] = [];
   for (const image of list ?? []) {
@@ -63,9 +67,11 @@ const images = (list: readonly DraftImage[] | undefined, warn: DraftWarn): ItemI
       break;
     }
     seen.add(url);
-    const dimension = (n: number | null | undefined) =>
-      n !== null && n !== undefined && Number.isInteger(n) && n > 0 ? n : null;
-    out.push({ url, width: dimension(image.width), height: dimension(image.height) });
+    const width = dimension(image.width);
+    const height = dimension(image.height);
+    // Reuse the draft's object when it already has the document's shape.
+    const same = url === image.url && width === image.width && height === image.height;
+    out.push(same ? (image as ItemImage) : { url, width, height });
   }
   return out;
 };
@@ -81,7 +87,7 @@ const price = (value: Price | null | undefined, warn: DraftWarn): Price | null =
 
 const checkVariant = (variant: DraftVariant, warn: DraftWarn): CheckedVariant => {
   const options: Record<string, string> = {};
-  for (const [key, value] of Object.entries(variant.options ?? {})) {
+  for (const [key, value] of variant.options === undefined ? [] : Object.entries(variant.options)) {
     const k = text(key, FIELD_LIMITS.code, 'options', warn);
     const v = text(value, FIELD_LIMITS.name, 'options', warn);
     if (k !== null && v !== null) options[k] = v;
@@ -107,6 +113,7 @@ const checkVariant = (variant: DraftVariant, warn: DraftWarn): CheckedVariant =>
 };
 
 const tags = (list: readonly string[] | undefined, warn: DraftWarn): string[] => {
+  if (list === undefined || list.length === 0) return [];
   const out: string[] = [];
   const seen = new Set<string>();
   for (const raw of list ?? []) {
@@ -152,13 +159,15 @@ export const checkDraft = (draft: DraftItem, warn: DraftWarn): CheckedItem | nul
     }
     categoryPath.push(category);
   }
-  const calories =
-    draft.calories === null || draft.calories === undefined
-      ? null
-      : Number.isInteger(draft.calories) && draft.calories >= 0
-        ? draft.calories
-        : (warn('calories', 'invalid_calories', 'is not a whole number of calories; ignored'), null);
-  const optionNames = [...new Set((draft.optionNames ?? []).map((n) => n.trim()).filter(Boolean))];
+  let calories: number | null = null;
+  if (draft.calories !== null && draft.calories !== undefined) {
+    if (Number.isInteger(draft.calories) && draft.calories >= 0) calories = draft.calories;
+    else warn('calories', 'invalid_calories', 'is not a whole number of calories; ignored');
+  }
+  const optionNames =
+    draft.optionNames === undefined || draft.optionNames.length === 0
+      ? []
+      : [...new Set(draft.optionNames.map((n) => n.trim()).filter(Boolean))];
   return {
     categoryPath,
     name,

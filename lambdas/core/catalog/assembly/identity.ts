@@ -49,11 +49,13 @@ export const variantLabel = (v: VariantFacts): string | null => {
   return sizeLabel(v);
 };
 
+const NO_KEYS: readonly { readonly key: string; readonly what: 'GTIN' | 'SKU' }[] = Object.freeze([]);
+
 /** Menus: an item is its category path and name; a variant is its name (or options, or size). */
 export const menuIdentity: IdentityRule = {
   itemKey: (item) => `${pathKey(item.categoryPath)}/${fold(item.name)}`,
   variantKey: (variant) => fold(variantLabel(variant) ?? ''),
-  uniqueKeys: () => [],
+  uniqueKeys: () => NO_KEYS,
 };
 
 /** A retail variant that is one of several forms (a named variant, options, a size such as `M`), not a plain product. */

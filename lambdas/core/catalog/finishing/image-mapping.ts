@@ -260,7 +260,9 @@ export const mapImages = async (
       height,
     });
     const image: ItemImage = { url, width, height };
-    if (!match.variant.images.some((i) => i.url === url)) match.variant.images.push(image);
+    // The variant's list may be the catalog's shared empty one: replace it, never push into it.
+    if (!match.variant.images.some((i) => i.url === url))
+      match.variant.images = [...match.variant.images, image];
   });
 
   let withoutImage = 0;

@@ -136,19 +136,22 @@ export const cellImages = (value: CellValue | undefined): { images: DraftImage[]
   for (const part of parts) {
     const url = part.trim();
     if (url === '') continue;
-    if (isHttpUrl(url)) images.push({ url });
+    if (isHttpUrl(url)) images.push({ url, width: null, height: null });
     else refused.push(url);
   }
   return { images, refused };
 };
 
 /**
- * A category path: `Grocery > Dairy > Milk` (any spacing), or a single name.
+ * A category path: `Grocery > Dairy > Milk` (any spacing), or a single name. Text with a `<` is not a
+ * path (`<i>Mains</i>`, `Kids <12`): it is one name, as written.
  *
  * @example categoryPath('Grocery>Dairy') // ['Grocery', 'Dairy']
  */
 export const categoryPath = (text: string): string[] =>
-  text
-    .split('>')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  text.includes('<')
+    ? [text.trim()].filter(Boolean)
+    : text
+        .split('>')
+        .map((s) => s.trim())
+        .filter(Boolean);

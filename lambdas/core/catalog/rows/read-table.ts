@@ -76,24 +76,27 @@ export const readTable = async (
   let blankHeaders: number[] = [];
   const dataInBlank = new Set<number>();
 
-  for await (const row of table.rows) {
-    if (reader === null) {
-      if (searched >= HEADER_SEARCH_ROWS || !hasData(row)) continue;
-      searched += 1;
-      const candidate = row.cells.map(headerText);
-      reader = readerFor(candidate, ctx, generic);
-      if (reader !== null) {
-        headers = candidate;
-        headerRow = row.row;
-        blankHeaders = candidate.flatMap((h, i) => (h === '' ? [i] : []));
+  for await (const batch of table.batches) {
+    for (const row of batch) {
+      if (reader === null) {
+        if (searched >= HEADER_SEARCH_ROWS || !hasData(row)) continue;
+        searched += 1;
+        const candidate = row.cells.map(headerText);
+        reader = readerFor(candidate, ctx, generic);
+        if (reader !== null) {
+          headers = candidate;
+          headerRow = row.row;
+          blankHeaders = candidate.flatMap((h, i) => (h === '' ? [i] : []));
+        }
+        continue;
       }
-      continue;
+      if (!hasData(row)) continue;
+      rows += 1;
+      for (const i of blankHeaders) if (!isBlank(row.cells[i])) dataInBlank.add(i);
+      for (let i = headers.length; i < row.cells.length; i += 1)
+        if (!isBlank(row.cells[i])) dataInBlank.add(i);
+      reader.row(row, emit);
     }
-    if (!hasData(row)) continue;
-    rows += 1;
-    for (const i of blankHeaders) if (!isBlank(row.cells[i])) dataInBlank.add(i);
-    for (let i = headers.length; i < row.cells.length; i += 1) if (!isBlank(row.cells[i])) dataInBlank.add(i);
-    reader.row(row, emit);
   }
   if (reader === null) {
     return {

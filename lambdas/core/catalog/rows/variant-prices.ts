@@ -15,11 +15,16 @@ export interface VariantBase {
 }
 
 /** One variant from one price cell (empty and refused cells give a variant without a price). */
-export const singleVariant = (cell: PriceCell, base: VariantBase): DraftVariant => {
-  if (cell.kind === 'price') return { ...base, price: cell.price, pricing: 'fixed' };
-  if (cell.kind === 'variable') return { ...base, price: null, pricing: 'variable' };
-  return { ...base, price: null, pricing: 'fixed' };
-};
+export const singleVariant = (cell: PriceCell, base: VariantBase): DraftVariant => ({
+  // Written out (no spread): one object shape for every variant keeps the hot path monomorphic.
+  name: base.name ?? null,
+  sku: base.sku ?? null,
+  gtin: base.gtin ?? null,
+  size: base.size ?? null,
+  unit: base.unit ?? null,
+  price: cell.kind === 'price' ? cell.price : null,
+  pricing: cell.kind === 'variable' ? 'variable' : 'fixed',
+});
 
 export interface SeveralPrices {
   readonly variants: DraftVariant[];

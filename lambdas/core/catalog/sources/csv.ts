@@ -62,11 +62,14 @@ export interface CsvRowsOptions {
   readonly onFallback?: (offset: number) => void;
 }
 
-/** Parses CSV bytes into rows of text cells, blank rows included (as one empty cell). */
+/**
+ * Parses CSV bytes into rows of text cells, blank rows included (as one empty cell), in batches: every
+ * record the parser has ready is taken at once, so the consumer awaits once per chunk of input.
+ */
 export async function* csvRows(
   bytes: AsyncIterable<Buffer>,
   options: CsvRowsOptions,
-): AsyncGenerator<TableRow> {
+): AsyncGenerator<TableRow[]> {
   const text = toUtf8(bytes, options.encoding, { onFallback: options.onFallback });
   const peeked = await peekStream(text, SNIFF_BYTES);
   const delimiter = detectDelimiter(peeked.head.toString('utf8'));
@@ -84,13 +87,45 @@ export async function* csvRows(
         : `unreadable CSV record: ${error.message}`,
     );
   });
-  // Errors of the source surface through the parser's iteration; the pipeline's own promise only
-  // duplicates them (or reports that the consumer stopped early), so it is deliberately not awaited.
-  pipeline(Readable.from(peeked.stream, { objectMode: false }), parser).catch(() => undefined);
+  let ended = false;
+  let failure: unknown = null;
+  parser.on('end', () => {
+    ended = true;
+  });
+  parser.on('error', (error) => {
+    failure = error;
+  });
+  // Errors of the source reach the parser (pipeline destroys it with them) and surface here.
+  pipeline(Readable.from(peeked.stream, { objectMode: false }), parser).catch((error: unknown) => {
+    failure ??= error;
+  });
   try {
-    for await (const record of parser as AsyncIterable<string[]>) {
-      row += 1;
-      yield { row, cells: record };
+    for (;;) {
+      const batch: TableRow[] = [];
+      for (
+        let record = parser.read() as string[] | null;
+        record !== null;
+        record = parser.read() as string[] | null
+      ) {
+        row += 1;
+        batch.push({ row, cells: record });
+      }
+      if (batch.length > 0) yield batch;
+      if (failure !== null) throw failure;
+      if (ended || parser.readableEnded) return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          parser.off('readable', done);
+          parser.off('end', done);
+          parser.off('error', done);
+          parser.off('close', done);
+          resolve();
+        };
+        parser.once('readable', done);
+        parser.once('end', done);
+        parser.once('error', done);
+        parser.once('close', done);
+      });
     }
   } finally {
     parser.destroy();
@@ -104,7 +139,7 @@ const tables = (source: Parameters<SourceReader['read']>[0], ctx: ReadContext): 
   return [
     {
       sheet: null,
-      rows: csvRows(source.bytes, {
+      batches: csvRows(source.bytes, {
         encoding,
         onDelimiter: (delimiter) => ctx.describe({ delimiter }),
         onProblem: (row, message) => ctx.warn({ row, column: null, code: 'unreadable_record', message }),

@@ -15,7 +15,11 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Row objects as a table: a header row of every key (first seen first), then one row per element. */
-function* rowTable(elements: readonly unknown[], ctx: ReadContext): Generator<TableRow> {
+const rowTable = (elements: readonly unknown[], ctx: ReadContext): TableRow[][] => [
+  [...tableRows(elements, ctx)],
+];
+
+function* tableRows(elements: readonly unknown[], ctx: ReadContext): Generator<TableRow> {
   const keys = new Map<string, number>();
   for (const element of elements) {
     if (!isObject(element)) continue;
@@ -43,7 +47,8 @@ function* rowTable(elements: readonly unknown[], ctx: ReadContext): Generator<Ta
 }
 
 const fromValue = (value: unknown, ctx: ReadContext): ReaderOutput => {
-  if (Array.isArray(value)) return { kind: 'tables', tables: [{ sheet: null, rows: rowTable(value, ctx) }] };
+  if (Array.isArray(value))
+    return { kind: 'tables', tables: [{ sheet: null, batches: rowTable(value, ctx) }] };
   if (isObject(value) && 'format_version' in value) {
     const parsed = parseCatalogUpload(value);
     if (!parsed.ok) {
@@ -60,7 +65,7 @@ const fromValue = (value: unknown, ctx: ReadContext): ReaderOutput => {
   if (isObject(value)) {
     const arrays = Object.values(value).filter((v) => Array.isArray(v) && v.some(isObject));
     if (arrays.length === 1)
-      return { kind: 'tables', tables: [{ sheet: null, rows: rowTable(arrays[0] as unknown[], ctx) }] };
+      return { kind: 'tables', tables: [{ sheet: null, batches: rowTable(arrays[0] as unknown[], ctx) }] };
   }
   throw new CatalogSourceError(
     'a JSON source must be a catalog document (with format_version), an array of row objects, or an object holding one such array',

@@ -1,9 +1,10 @@
 import { CatalogSourceError } from '../errors';
 import { csvReader } from './csv';
 import { htmlReader } from './html';
+import { imageReader } from './image';
 import { jsonReader } from './json';
-import { reviewOnlyReader } from './review-only';
-import { isOle, isOtherImage, isPdf, sniffImageFormat } from './signatures';
+import { pdfReader } from './pdf';
+import { isOle } from './signatures';
 import type { SourceReader } from './types';
 import { xlsxReader } from './xlsx';
 
@@ -12,32 +13,6 @@ import { xlsxReader } from './xlsx';
  * are tried in this order, then content types and extensions, then each text format's sniff. A new format
  * is one file exporting a `SourceReader`, listed here.
  */
-
-export const pdfReader = reviewOnlyReader('pdf', {
-  what: 'a PDF',
-  signature: isPdf,
-  contentTypes: ['application/pdf'],
-  extensions: ['pdf'],
-});
-
-export const imageReader = reviewOnlyReader('image', {
-  what: 'an image',
-  signature: (head) => sniffImageFormat(head) !== null || isOtherImage(head),
-  contentTypes: [
-    'image/jpeg',
-    'image/png',
-    'image/gif',
-    'image/webp',
-    'image/heic',
-    'image/heif',
-    'image/tiff',
-    'image/bmp',
-    'image/avif',
-  ],
-  extensions: ['jpg', 'jpeg', 'png', 'gif', 'webp', 'heic', 'heif', 'tif', 'tiff', 'bmp', 'avif'],
-});
-
-export { htmlReader };
 
 /**
  * What nothing else claims: a legacy `.xls`, XML, a word-processor file, binary data. SPEC 5.2: a source

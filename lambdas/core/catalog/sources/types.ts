@@ -1,6 +1,7 @@
 import type { OutboundHttp } from '../../ports';
 import type { JobType, Language } from '../../schemas/job';
 import type { Draft } from '../draft';
+import type { DraftingServices } from '../drafts/drafting';
 import type { WarningInput } from '../warnings';
 import type { WebJobContext } from '../web/web-session';
 
@@ -46,12 +47,14 @@ export interface TableRow {
 
 /**
  * A table as a reader yields it: every row from the top, header row included (the header mapper finds
- * it, skipping title rows above it). Blank rows may be left in: they are skipped without a warning.
+ * it, skipping title rows above it), in batches (whatever the reader has at hand: a parsed chunk of a
+ * CSV, a whole sheet), so that the pipeline awaits once per batch, not once per row. Blank rows may be
+ * left in: they are skipped without a warning.
  */
 export interface Table {
   /** The sheet's name in a workbook; null for a single-table source. */
   readonly sheet: string | null;
-  readonly rows: AsyncIterable<TableRow> | Iterable<TableRow>;
+  readonly batches: AsyncIterable<readonly TableRow[]> | Iterable<readonly TableRow[]>;
 }
 
 export type ReaderOutput =
@@ -98,6 +101,8 @@ export interface ReadContext {
   readonly http?: OutboundHttp;
   /** The job's bounds on fetching web pages and store APIs, shared by its web sources (web/web-session.ts). */
   readonly web?: WebJobContext;
+  /** OCR engines and review records for the PDF and photo readers (drafts/drafting.ts). */
+  readonly drafting?: DraftingServices;
   /** A value, row or part of the source that could not be used; `source` defaults to this source. */
   warn(warning: WarningInput): void;
   /** This source needs a person: the job goes to `in_review` with the reason. */

@@ -21,10 +21,14 @@ const cell = (value: unknown): CellValue => {
   return String(value);
 };
 
-function* rows(data: readonly (readonly unknown[])[]): Generator<TableRow> {
-  for (let i = 0; i < data.length; i += 1) {
-    const cells = (data[i] ?? []).map(cell);
-    yield { row: i + 1, cells };
+/** A sheet's rows, converted a thousand at a time (the sheet itself is in memory already). */
+function* batches(data: readonly (readonly unknown[])[]): Generator<TableRow[]> {
+  for (let start = 0; start < data.length; start += 1000) {
+    const batch: TableRow[] = [];
+    for (let i = start; i < Math.min(data.length, start + 1000); i += 1) {
+      batch.push({ row: i + 1, cells: (data[i] ?? []).map(cell) });
+    }
+    yield batch;
   }
 }
 
@@ -46,7 +50,7 @@ export const xlsxReader: SourceReader = {
         { cause: error },
       );
     }
-    const tables: Table[] = sheets.map((sheet) => ({ sheet: sheet.sheet, rows: rows(sheet.data) }));
+    const tables: Table[] = sheets.map((sheet) => ({ sheet: sheet.sheet, batches: batches(sheet.data) }));
     return { kind: 'tables', tables };
   },
 };

@@ -1,0 +1,25 @@
+import type { PageRasterizer, TextRecognizer } from '../../ports';
+import type { DraftItem } from './draft-item';
+import type { DraftLimits } from './read-draft';
+
+/**
+ * What the PDF and photo readers get from the job worker (through the pipeline's ReadContext): the OCR
+ * engines, a place to keep the bytes they read (so a reviewer sees what the machine read), and a place to
+ * record each drafted item's provenance for the review. Absent in contexts that only read rows; a PDF's
+ * text layer is still drafted without it, an image is then left to a person.
+ */
+export interface DraftingServices {
+  readonly recognizer?: TextRecognizer;
+  readonly rasterizer?: PageRasterizer;
+  readonly limits?: DraftLimits;
+  /** Keeps a copy of the source's bytes for review. */
+  keepCopy(
+    source: string,
+    bytes: Uint8Array,
+    details: { contentType: string; format: string; pages: number | null },
+  ): Promise<void>;
+  /** The drafted items of one source, with where each was read and how sure the machine is. */
+  record(source: string, items: readonly DraftItem[]): void;
+  /** The source's 0-based position in the job's `catalog_sources`. */
+  indexOf(source: string): number;
+}

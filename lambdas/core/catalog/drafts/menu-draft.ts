@@ -1,0 +1,365 @@
+import type { DraftItem, DraftVariant, DraftWarning } from './draft-item';
+import type { Line } from './layout';
+import { type PricedLine, readPricedLine } from './priced-lines';
+import { type Box, median, type PageGeometry, relativeBox, type TextRun, unionBox } from './text-runs';
+
+/**
+ * Rebuilt lines → drafted dishes. Prices anchor the dishes: a line ending in one or more prices is a dish
+ * (its name is the text before them, or the line above when the price stands alone or the text is styled
+ * as a description). Lines without prices are section headings (larger, bold or capitals compared with the
+ * dish names, and short), size headings (short labels above columns of prices: `Small  Medium  Large`),
+ * descriptions (the lines just under a dish, in its column), or text a person must place (a warning).
+ */
+
+export interface DraftContext {
+  readonly source: string;
+  readonly sourceIndex: number;
+  readonly currency: string;
+  readonly pages: readonly PageGeometry[];
+}
+
+interface Heading {
+  readonly text: string;
+  readonly level: number;
+}
+
+interface Open {
+  readonly first: PricedLine;
+  readonly name: string;
+  readonly nameLine: Line;
+  description: string[];
+  readonly lines: Line[];
+  readonly priced: PricedLine;
+  readonly doubts: string[];
+}
+
+/** An OCR'd price is trusted this much at most unless its word is clear and looks like the menu's other prices. */
+const OCR_PRICE_CAP = 0.5;
+const OCR_CONFIRMED_CAP = 0.85;
+
+const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+const isShortLabel = (text: string): boolean =>
+  text.length <= 24 && words(text) <= 3 && /\p{L}|\d/u.test(text);
+
+/** Size headings (`Small  Large`, `Glass  Bottle`): two or more short cells and no price. */
+const sizeLabels = (line: PricedLine): { text: string; centre: number }[] | undefined => {
+  if (line.prices.length > 0) return undefined;
+  const cells = line.line.cells;
+  const labels = cells.length >= 2 && cells.every((c) => isShortLabel(c.text)) ? cells : undefined;
+  return labels?.map((c) => ({ text: c.text, centre: c.x + c.width / 2 }));
+};
+
+export const draftMenu = (
+  lines: readonly Line[],
+  context: DraftContext,
+): { items: DraftItem[]; warnings: DraftWarning[] } => {
+  const priced = lines.map((line) => readPricedLine(line, context.currency));
+  const withPrices = priced.filter((p) => p.prices.length > 0 && !p.weak);
+  const weakLines = priced.filter((p) => p.weak);
+  // Bare numbers are prices when the menu writes its prices that way (several lines, a good share of them).
+  const acceptWeak =
+    weakLines.length >= 2 && weakLines.length >= 0.3 * (withPrices.length + weakLines.length);
+  const hasPrice = (p: PricedLine): boolean => p.prices.length > 0 && (!p.weak || acceptWeak);
+  const dishLines = priced.filter((p) => hasPrice(p) && p.label !== '');
+  const bodySize = median(dishLines.map((p) => p.line.fontSize)) || median(lines.map((l) => l.fontSize));
+  const namesBold = dishLines.filter((p) => p.line.bold).length > dishLines.length / 2;
+  const namesCaps = dishLines.filter((p) => p.line.caps > 0.8).length > dishLines.length / 2;
+  const ocrPrices = priced.flatMap((p) => (hasPrice(p) ? p.prices : []));
+  const decimalsUsed = ocrPrices.filter((p) => /\d[.,]\d{2}\b/.test(p.text)).length > ocrPrices.length / 2;
+
+  const isHeading = (p: PricedLine): boolean => {
+    const { line } = p;
+    if (hasPrice(p) || line.text.length > 60 || words(line.text) > 8 || /[,;]$/.test(line.text)) return false;
+    if (!/\p{L}{2}/u.test(line.text)) return false;
+    const larger = line.fontSize >= bodySize * 1.15;
+    const caps = line.caps >= 0.8 && line.text.replace(/[^\p{L}]/gu, '').length >= 3 && !namesCaps;
+    const bold = line.bold && !namesBold && !line.italic;
+    return larger || caps || bold;
+  };
+
+  const headingLines = priced.filter(isHeading);
+  // OCR row heights vary more than font sizes: headings within 20% of each other are one level there.
+  const tolerance = context.pages.some((g) => g.method === 'ocr') ? 0.2 : 0.08;
+  let headingSizes = levelsOf(
+    headingLines.map((p) => p.line.fontSize),
+    tolerance,
+  );
+  // The menu's title: the one heading of the largest size, before any dish. It names no category.
+  const firstDish = priced.findIndex((p) => hasPrice(p));
+  const top = headingLines.filter(
+    (p) => Math.abs(p.line.fontSize - (headingSizes[0] ?? 0)) <= (headingSizes[0] ?? 0) * tolerance,
+  );
+  const title =
+    headingSizes.length >= 2 && top.length === 1 && priced.indexOf(top[0]!) < firstDish ? top[0] : undefined;
+  if (title) headingSizes = headingSizes.slice(1);
+  const items: DraftItem[] = [];
+  const warnings: DraftWarning[] = [];
+  const unplaced: Line[] = [];
+  let path: Heading[] = [];
+  let labels: { text: string; centre: number }[] | undefined;
+  let open: Open | undefined;
+  let pending: PricedLine | undefined;
+
+  const close = () => {
+    if (open) items.push(finish(open, path, labels, context, { decimalsUsed }));
+    open = undefined;
+  };
+  const drop = (p: PricedLine | undefined) => {
+    if (p) unplaced.push(p.line);
+  };
+
+  priced.forEach((p, index) => {
+    const next = priced[index + 1];
+    if (hasPrice(p)) {
+      // `selon arrivage`, `market price` alone under a dish that has its price: a description.
+      const lastLine = open?.lines.at(-1);
+      if (
+        open &&
+        lastLine &&
+        p.label === '' &&
+        p.prices.every((t) => t.variable) &&
+        isBelow(lastLine, p.line)
+      ) {
+        open.description.push(p.line.text);
+        open.lines.push(p.line);
+        return;
+      }
+      close();
+      const styledAsDescription =
+        pending !== undefined &&
+        p.label !== '' &&
+        isBelow(pending.line, p.line) &&
+        looksLikeDescription(p.line, pending.line);
+      if (p.label === '' && pending && isBelow(pending.line, p.line)) {
+        open = start(pending, pending.line.text, p, ['name read from the line above its price']);
+      } else if (styledAsDescription && pending) {
+        open = start(pending, pending.line.text, p, []);
+        open.description.push(p.label);
+        open.lines.push(p.line);
+      } else if (p.label === '') {
+        warnings.push({
+          page: p.line.page,
+          message: `a price (${p.prices.map((t) => t.text).join(' ')}) with no dish next to it was left out`,
+        });
+      } else {
+        drop(pending);
+        open = start(p, p.label, p, []);
+      }
+      pending = undefined;
+      return;
+    }
+    if (p.notAPrice !== null && p.label !== '') {
+      close();
+      drop(pending);
+      pending = undefined;
+      open = start(p, p.label, p, [`"${p.notAPrice}" is not a single price: kept without one`]);
+      return;
+    }
+    const sizes = sizeLabels(p);
+    if (sizes && next && hasPrice(next) && next.prices.length >= 2) {
+      close();
+      drop(pending);
+      pending = undefined;
+      // `PIZZA      Small  Large`: a heading with the size headings on its line.
+      const first = p.line.cells[0]!;
+      if (sizes.length > next.prices.length && isHeadingCell(first.runs, bodySize, namesBold, namesCaps)) {
+        const level = headingSizes.indexOf(nearestLevel(headingSizes, p.line.fontSize));
+        path = [...path.filter((h) => h.level < level), { text: first.text, level }];
+        labels = sizes.slice(1);
+      } else labels = sizes;
+      return;
+    }
+    const nextIsPriceOnly =
+      next !== undefined && hasPrice(next) && next.label === '' && isBelow(p.line, next.line);
+    const nextIsDescribedDish =
+      next !== undefined &&
+      hasPrice(next) &&
+      next.label !== '' &&
+      isBelow(p.line, next.line) &&
+      looksLikeDescription(next.line, p.line);
+    const namesNext = (nextIsPriceOnly || nextIsDescribedDish) && p.line.fontSize < bodySize * 1.15;
+    if (p === title) {
+      close();
+      drop(pending);
+      pending = undefined;
+      return;
+    }
+    if (isHeading(p) && !namesNext) {
+      close();
+      drop(pending);
+      pending = undefined;
+      const level = headingSizes.indexOf(nearestLevel(headingSizes, p.line.fontSize));
+      path = [...path.filter((h) => h.level < level), { text: p.line.text.replace(/\s{2,}/g, ' '), level }];
+      labels = undefined;
+      return;
+    }
+    if (open && isBelow(open.lines.at(-1)!, p.line) && !nextIsPriceOnly && !nextIsDescribedDish) {
+      open.description.push(p.label || p.line.text);
+      open.lines.push(p.line);
+      return;
+    }
+    close();
+    drop(pending);
+    pending = p;
+  });
+  close();
+  drop(pending);
+  if (unplaced.length > 0) {
+    const pages = [...new Set(unplaced.map((l) => l.page))].join(', ');
+    warnings.push({
+      page: null,
+      message: `${unplaced.length} line(s) of text (page ${pages}) are not in the draft: no price was found for them (e.g. "${unplaced[0]!.text.slice(0, 60)}")`,
+    });
+  }
+  return { items, warnings };
+};
+
+const start = (first: PricedLine, name: string, priced: PricedLine, doubts: string[]): Open => ({
+  first,
+  name: name.replace(/\s{2,}/g, ' ').trim(),
+  nameLine: first.line,
+  description: [],
+  lines: first.line === priced.line ? [first.line] : [first.line, priced.line],
+  priced,
+  doubts: [...doubts],
+});
+
+const isHeadingCell = (
+  runs: readonly TextRun[],
+  bodySize: number,
+  namesBold: boolean,
+  namesCaps: boolean,
+): boolean => {
+  const text = runs.map((r) => r.text).join(' ');
+  const letters = text.replace(/[^\p{L}]/gu, '');
+  const caps = letters.length >= 3 && letters.replace(/[^\p{Lu}]/gu, '').length / letters.length >= 0.8;
+  return (
+    median(runs.map((r) => r.fontSize)) >= bodySize * 1.15 ||
+    (runs.every((r) => r.bold) && !namesBold) ||
+    (caps && !namesCaps)
+  );
+};
+
+/** `below` is the next line down in the same flow, close enough to belong with `above`. */
+const isBelow = (above: Line, below: Line): boolean =>
+  above.page === below.page &&
+  above.flow === below.flow &&
+  below.y >= above.y + above.height * 0.5 &&
+  below.y - (above.y + above.height) <= Math.max(above.height, below.height) * 1.1;
+
+/** Smaller, italic, lighter or lower-case compared with the name line: a description. */
+const looksLikeDescription = (line: Line, name: Line): boolean =>
+  line.fontSize < name.fontSize * 0.92 ||
+  (line.italic && !name.italic) ||
+  (name.bold && !line.bold) ||
+  /^[\p{Ll}(]/u.test(line.text);
+
+/** Distinct heading sizes (within `tolerance`), largest first: level 0 is the outermost category. */
+const levelsOf = (sizes: readonly number[], tolerance: number): number[] => {
+  const levels: number[] = [];
+  for (const size of [...sizes].sort((a, b) => b - a)) {
+    if (!levels.some((l) => Math.abs(l - size) <= l * tolerance)) levels.push(size);
+  }
+  return levels;
+};
+
+const nearestLevel = (levels: readonly number[], size: number): number =>
+  levels.reduce((best, l) => (Math.abs(l - size) < Math.abs(best - size) ? l : best), levels[0] ?? size);
+
+const finish = (
+  open: Open,
+  path: readonly Heading[],
+  labels: readonly { text: string; centre: number }[] | undefined,
+  context: DraftContext,
+  style: { decimalsUsed: boolean },
+): DraftItem => {
+  const { priced } = open;
+  const doubts = [...open.doubts];
+  const prices = priced.prices;
+  let optionNames: string[] = [];
+  let variants: DraftVariant[];
+  if (prices.length === 0) {
+    variants = [{ name: null, options: {}, price: null, pricing: 'fixed' }];
+  } else if (prices.length === 1) {
+    const [only] = prices;
+    variants = [
+      { name: null, options: {}, price: only!.price, pricing: only!.variable ? 'variable' : 'fixed' },
+    ];
+  } else {
+    const names = variantNames(
+      prices.map((p) => p.box),
+      labels,
+    );
+    if (!names.matched)
+      doubts.push('several prices and no size heading above them: variant names are placeholders');
+    optionNames = ['Size'];
+    variants = prices.map((p, i) => ({
+      name: names.names[i]!,
+      options: { Size: names.names[i]! },
+      price: p.price,
+      pricing: p.variable ? 'variable' : 'fixed',
+    }));
+  }
+  if (priced.weak) doubts.push('the price is a bare number after the name');
+  const page = context.pages.find((g) => g.page === open.nameLine.page);
+  const ocr = page?.method === 'ocr';
+  let confidence = 0.95;
+  if (ocr) {
+    const wordConfidence = Math.min(...open.lines.map((l) => l.confidence ?? 1));
+    confidence = Math.min(confidence, wordConfidence);
+    const priceConfidence = Math.min(...prices.map((p) => p.confidence ?? 1));
+    const looksRight = prices.every(
+      (p) => p.readAs === undefined && (p.variable || /\d[.,]\d{2}\b/.test(p.text) === style.decimalsUsed),
+    );
+    for (const p of prices)
+      if (p.readAs !== undefined) doubts.push(`OCR read "${p.readAs}", taken as ${p.text}`);
+    const confirmed = prices.length > 0 && priceConfidence >= 0.9 && looksRight;
+    confidence = Math.min(confidence, confirmed ? OCR_CONFIRMED_CAP : OCR_PRICE_CAP);
+    if (!confirmed && prices.length > 0) doubts.push('price read by OCR and not confirmed');
+  }
+  if (doubts.length > 0) confidence *= 0.8 ** Math.min(doubts.length, 3);
+  if (prices.length === 0) confidence = Math.min(confidence, 0.4);
+  if (open.name.replace(/[^\p{L}]/gu, '').length < 3) {
+    confidence *= 0.5;
+    doubts.push('the name is very short');
+  }
+  const box: Box = unionBox([...open.lines, ...prices.map((p) => p.box)]);
+  return {
+    categoryPath: path.map((h) => h.text),
+    name: open.name,
+    description: open.description.length > 0 ? open.description.join(' ').replace(/\s+/g, ' ').trim() : null,
+    optionNames,
+    variants,
+    provenance: {
+      source: context.source,
+      source_index: context.sourceIndex,
+      page: open.nameLine.page,
+      box: page ? relativeBox(box, page) : { x: 0, y: 0, width: 1, height: 1 },
+      method: ocr ? 'ocr' : 'text',
+    },
+    confidence: Math.round(confidence * 100) / 100,
+    doubts,
+  };
+};
+
+/** Names the variants after the size headings above their prices (nearest by position), else `Size 1`… */
+const variantNames = (
+  boxes: readonly Box[],
+  labels: readonly { text: string; centre: number }[] | undefined,
+): { names: string[]; matched: boolean } => {
+  if (labels && labels.length >= boxes.length) {
+    const used = new Set<number>();
+    const names = boxes.map((box) => {
+      const centre = box.x + box.width / 2;
+      let best = -1;
+      labels.forEach((label, i) => {
+        if (used.has(i)) return;
+        if (best < 0 || Math.abs(label.centre - centre) < Math.abs(labels[best]!.centre - centre)) best = i;
+      });
+      used.add(best);
+      return labels[best]!.text;
+    });
+    if (new Set(names).size === names.length) return { names, matched: true };
+  }
+  return { names: boxes.map((_, i) => `Size ${i + 1}`), matched: false };
+};

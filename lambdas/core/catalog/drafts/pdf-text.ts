@@ -1,0 +1,146 @@
+import { dirname, join } from 'node:path';
+import { definePDFJSModule, getDocumentProxy } from 'unpdf';
+import type { TextRun } from './text-runs';
+
+/**
+ * A PDF's text layer as text runs (unpdf, which bundles pdf.js and runs without a browser or a native
+ * library). Each page's text items become runs in top-left coordinates; bold and italic come from the font
+ * names (`Helvetica-Bold`, `…-Italic`), which pdf.js only knows once the page's fonts are loaded.
+ */
+
+type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
+
+interface PdfTextItem {
+  readonly str: string;
+  readonly transform: readonly number[];
+  readonly width: number;
+  readonly height: number;
+  readonly fontName: string;
+}
+
+// pdf.js 5 copies font data with ArrayBuffer#transferToFixedLength, which Node 20 lacks (Node 22+ has it).
+// A copy is what it needs: the original buffer is not used again.
+const arrayBufferPrototype = ArrayBuffer.prototype as ArrayBuffer & { transferToFixedLength?: unknown };
+if (typeof arrayBufferPrototype.transferToFixedLength !== 'function') {
+  Object.defineProperty(ArrayBuffer.prototype, 'transferToFixedLength', {
+    value(this: ArrayBuffer, length?: number) {
+      return this.slice(0, length ?? this.byteLength);
+    },
+    configurable: true,
+    writable: true,
+  });
+}
+
+type NodeRequire = (id: string) => unknown;
+type BuiltinModules = {
+  getBuiltinModule?: (id: 'module') => {
+    createRequire(path: string): NodeRequire & { resolve(id: string): string };
+  };
+};
+
+let pdfJsLoaded: Promise<void> | undefined;
+
+/**
+ * Loads pdf.js (unpdf's serverless build, an ES module) once. Where the host cannot `import()` an ES module
+ * from CommonJS (a test runner without VM modules), Node's own `require` loads it: Node 20.19+ and 22.12+
+ * require ES modules without a flag. In the Lambda bundle the import is resolved by esbuild.
+ */
+export const loadPdfJs = (): Promise<void> => {
+  pdfJsLoaded ??= definePDFJSModule(async () => {
+    try {
+      return await import('unpdf/pdfjs');
+    } catch (error) {
+      const nodeRequire = (process as unknown as BuiltinModules)
+        .getBuiltinModule?.('module')
+        .createRequire(join(process.cwd(), 'package.json'));
+      if (!nodeRequire) throw error;
+      return nodeRequire(join(dirname(nodeRequire.resolve('unpdf')), 'pdfjs.mjs'));
+    }
+  });
+  return pdfJsLoaded;
+};
+
+export interface PdfTextPage {
+  readonly page: number;
+  readonly width: number;
+  readonly height: number;
+  readonly runs: readonly TextRun[];
+}
+
+export interface OpenedPdf {
+  readonly pageCount: number;
+  /** The text layer of one page (1-based); no runs when the page is a scan. */
+  readText(page: number): Promise<PdfTextPage>;
+  close(): Promise<void>;
+}
+
+/** Fonts by pdf.js's internal id → their PostScript names, once the page's operator list is loaded. */
+const fontNames = async (page: PdfPage, ids: readonly string[]): Promise<Map<string, string>> => {
+  const names = new Map<string, string>();
+  try {
+    await page.getOperatorList();
+    for (const id of ids) {
+      const font = page.commonObjs.has(id) ? (page.commonObjs.get(id) as { name?: string } | null) : null;
+      if (font?.name) names.set(id, font.name);
+    }
+  } catch {
+    // Without font names the layout still works from sizes and capitals.
+  }
+  return names;
+};
+
+const toRun = (
+  item: PdfTextItem,
+  page: number,
+  top: number,
+  left: number,
+  font: string,
+): TextRun | undefined => {
+  const [a = 0, b = 0, , , e = 0, f = 0] = item.transform;
+  const size = Math.hypot(a, b);
+  if (item.str.trim() === '' || size <= 0 || item.width <= 0) return undefined;
+  // Text is placed on its baseline; ascenders take about 0.8 of the size above it.
+  return {
+    text: item.str,
+    x: e - left,
+    y: top - f - size * 0.8,
+    width: item.width,
+    height: size,
+    page,
+    fontSize: Math.round(size * 100) / 100,
+    bold: /bold|black|heavy|semibold|demi/i.test(font),
+    italic: /italic|oblique/i.test(font),
+  };
+};
+
+/**
+ * Opens a PDF for reading its text layer, page by page. Rejects when the bytes are not a PDF pdf.js can
+ * open (damaged, encrypted with a password).
+ */
+export const openPdf = async (bytes: Uint8Array): Promise<OpenedPdf> => {
+  await loadPdfJs();
+  // pdf.js may take over the buffer it is given: hand it a copy, the caller keeps the original.
+  // No code generated from the document (pdf.js compiles some PDF functions with `new Function` otherwise).
+  const options = { isEvalSupported: false, verbosity: 0 } as Parameters<typeof getDocumentProxy>[1];
+  const document = await getDocumentProxy(new Uint8Array(bytes), options);
+  return {
+    pageCount: document.numPages,
+    async readText(pageNumber) {
+      const page = await document.getPage(pageNumber);
+      try {
+        const [left = 0, bottom = 0, right = 0, top = 0] = page.view;
+        const content = await page.getTextContent();
+        const items = content.items.filter((i): i is PdfTextItem & typeof i => 'str' in i);
+        const fonts = await fontNames(page, [...new Set(items.map((i) => i.fontName))]);
+        const runs = items.flatMap(
+          (item) => toRun(item, pageNumber, top, left, fonts.get(item.fontName) ?? '') ?? [],
+        );
+        return { page: pageNumber, width: right - left, height: top - bottom, runs };
+      } finally {
+        page.cleanup();
+      }
+    },
+    close: () => document.loadingTask.destroy(),
+  };
+};

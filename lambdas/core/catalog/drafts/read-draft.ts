@@ -1,0 +1,213 @@
+import { imageSize } from 'image-size';
+import type { PageRasterizer, TextRecognizer } from '../../ports';
+import type { Language } from '../../schemas/job';
+import type { DraftResult, DraftWarning } from './draft-item';
+import { rebuildLines } from './layout';
+import { draftMenu } from './menu-draft';
+import { OcrError, ocrLanguages, ocrRuns } from './ocr';
+import { openPdf } from './pdf-text';
+import type { PageGeometry, TextRun } from './text-runs';
+
+/**
+ * Reads a PDF menu or a photographed menu into drafted dishes (SPEC 5.2 "Drafts for the operations team"):
+ * the PDF text layer where there is one, OCR for images and for pages without one, then the layout rebuild
+ * and the drafter. Work per source is bounded: pages beyond `maxPages`, scanned pages beyond
+ * `maxOcrPages`, images over `maxImagePixels` and pages OCR does not finish within `ocrPageTimeoutMs` are
+ * skipped with a warning that says so — never silently.
+ */
+
+export interface DraftLimits {
+  readonly maxPages: number;
+  readonly maxOcrPages: number;
+  readonly ocrPageTimeoutMs: number;
+  /** Decoded size of an image (a 12 MP phone photo is fine; a 200 MP scan would take GBs of memory). */
+  readonly maxImagePixels: number;
+  /** Size a scanned PDF page is drawn at for OCR (~200 dpi for a letter page: enough for menu text, and fast). */
+  readonly rasterPixels: number;
+}
+
+export const DRAFT_LIMITS: DraftLimits = {
+  maxPages: 40,
+  maxOcrPages: 12,
+  ocrPageTimeoutMs: 45_000,
+  maxImagePixels: 40_000_000,
+  rasterPixels: 4_000_000,
+};
+
+export interface DraftDeps {
+  /** Absent where no OCR engine runs: images and scanned pages are then left to a person, with a warning. */
+  readonly recognizer?: TextRecognizer;
+  readonly rasterizer?: PageRasterizer;
+}
+
+export interface DraftSourceInput {
+  readonly bytes: Uint8Array;
+  readonly format: 'pdf' | 'image';
+  /** The source as the job names it, and its position in `catalog_sources`. */
+  readonly source: string;
+  readonly sourceIndex: number;
+  readonly language: Language;
+  readonly currency: string;
+}
+
+/** Pages with fewer letters than this in their text layer are treated as scans. */
+const MIN_TEXT_LETTERS = 12;
+
+const letters = (runs: readonly TextRun[]): number =>
+  runs.reduce((sum, r) => sum + r.text.replace(/[^\p{L}]/gu, '').length, 0);
+
+const describeOcrFailure = (error: unknown, timeoutMs: number): string => {
+  if (error instanceof OcrError && error.reason === 'timeout')
+    return `OCR did not finish within ${timeoutMs / 1000} s`;
+  if (error instanceof OcrError) return `OCR could not read it (${error.message})`;
+  return 'OCR failed on it';
+};
+
+/** Drafts the dishes of one PDF or image source. Never throws for content it cannot read: it warns. */
+export const draftSource = async (
+  input: DraftSourceInput,
+  deps: DraftDeps,
+  limits: DraftLimits = DRAFT_LIMITS,
+): Promise<DraftResult> => {
+  const warnings: DraftWarning[] = [];
+  const pages: PageGeometry[] = [];
+  const runs: TextRun[] = [];
+  const { languages, exact } = ocrLanguages(input.language);
+  const ocr = async (image: Uint8Array) => {
+    if (!deps.recognizer) throw new OcrError('no OCR engine in this runtime', 'unavailable');
+    return deps.recognizer.recognize(image, { languages, timeoutMs: limits.ocrPageTimeoutMs });
+  };
+  let usedOcr = false;
+  if (input.format === 'image') {
+    const pixels = imagePixels(input.bytes);
+    if (pixels === undefined) {
+      warnings.push({
+        page: 1,
+        message: 'the image is in a format the OCR cannot decode (JPEG, PNG and WebP are read)',
+      });
+    } else if (pixels > limits.maxImagePixels) {
+      warnings.push({
+        page: 1,
+        message: `the image has ${(pixels / 1e6).toFixed(0)} megapixels, over the ${limits.maxImagePixels / 1e6} read by OCR`,
+      });
+    } else {
+      try {
+        const read = await ocr(input.bytes);
+        usedOcr = true;
+        pages.push({ page: 1, width: read.width, height: read.height, method: 'ocr' });
+        runs.push(...ocrRuns(read, 1));
+      } catch (error) {
+        warnings.push({
+          page: 1,
+          message: `the image was not read: ${describeOcrFailure(error, limits.ocrPageTimeoutMs)}`,
+        });
+      }
+    }
+  } else {
+    usedOcr = await readPdf(input, limits, ocr, deps.rasterizer, { pages, runs, warnings });
+  }
+  if (usedOcr && !exact) {
+    warnings.push({ page: null, message: `no OCR data for ${input.language}: the text was read as English` });
+  }
+  const drafted = draftMenu(rebuildLines(runs), {
+    source: input.source,
+    sourceIndex: input.sourceIndex,
+    currency: input.currency,
+    pages,
+  });
+  return {
+    items: drafted.items,
+    warnings: [...warnings, ...drafted.warnings],
+    pages: pages.map((p) => ({ page: p.page, method: p.method })),
+  };
+};
+
+const imagePixels = (bytes: Uint8Array): number | undefined => {
+  try {
+    const size = imageSize(bytes);
+    if (!['jpg', 'png', 'webp'].includes(size.type ?? '')) return undefined;
+    return (size.width ?? 0) * (size.height ?? 0);
+  } catch {
+    return undefined;
+  }
+};
+
+interface Collected {
+  readonly pages: PageGeometry[];
+  readonly runs: TextRun[];
+  readonly warnings: DraftWarning[];
+}
+
+const readPdf = async (
+  input: DraftSourceInput,
+  limits: DraftLimits,
+  ocr: (image: Uint8Array) => ReturnType<TextRecognizer['recognize']>,
+  rasterizer: PageRasterizer | undefined,
+  out: Collected,
+): Promise<boolean> => {
+  const pdf = await openPdf(input.bytes).catch((error: unknown) => {
+    out.warnings.push({
+      page: null,
+      message: `the PDF could not be opened (${error instanceof Error ? error.message : 'damaged or protected'})`,
+    });
+    return undefined;
+  });
+  if (!pdf) return false;
+  let ocrPages = 0;
+  try {
+    const last = Math.min(pdf.pageCount, limits.maxPages);
+    if (pdf.pageCount > last) {
+      out.warnings.push({
+        page: null,
+        message: `only the first ${last} of ${pdf.pageCount} pages were read`,
+      });
+    }
+    for (let page = 1; page <= last; page++) {
+      const text = await pdf.readText(page);
+      if (letters(text.runs) >= MIN_TEXT_LETTERS) {
+        out.pages.push({ page, width: text.width, height: text.height, method: 'text' });
+        out.runs.push(...text.runs);
+        continue;
+      }
+      if (ocrPages >= limits.maxOcrPages) {
+        out.warnings.push({
+          page,
+          message: `page ${page} has no text layer and is over the ${limits.maxOcrPages} scanned pages read by OCR`,
+        });
+        continue;
+      }
+      const image = await rasterizer
+        ?.rasterize(input.bytes, page, { maxPixels: limits.rasterPixels })
+        .catch(() => undefined);
+      if (!image) {
+        out.warnings.push({ page, message: `page ${page} has no text layer and could not be drawn for OCR` });
+        continue;
+      }
+      ocrPages++;
+      try {
+        const read = await ocr(image);
+        // Back to the page's own units, so that sizes compare with the text pages of the same PDF.
+        const scale = text.width / read.width;
+        out.pages.push({ page, width: text.width, height: text.height, method: 'ocr' });
+        out.runs.push(
+          ...ocrRuns(read, page).map((r) => ({
+            ...r,
+            x: r.x * scale,
+            y: r.y * scale,
+            width: r.width * scale,
+            height: r.height * scale,
+            fontSize: r.fontSize * scale,
+          })),
+        );
+      } catch (error) {
+        out.warnings.push({
+          page,
+          message: `page ${page} was not read: ${describeOcrFailure(error, limits.ocrPageTimeoutMs)}`,
+        });
+      }
+    }
+  } finally {
+    await pdf.close();
+  }
+  return ocrPages > 0;
+};

@@ -1,0 +1,113 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { build } from 'esbuild';
+import { esbuildOptions } from '../../lib/aws/bundling';
+import { OCR_PACKAGING, serviceFunctions } from '../../lib/aws/functions';
+import { repoRoot } from '../../lib/aws/paths';
+import { packagingOptions } from '../../lib/aws/service-function';
+import { cleanUp, logicalId, synthesized } from './synth';
+
+afterAll(cleanUp);
+
+const root = repoRoot();
+const projectRequire = createRequire(join(root, 'package.json'));
+const jobWorker = () => serviceFunctions().find((fn) => fn.name === 'job-worker')!;
+
+/** The shell glob of a prune entry as a regular expression over paths under node_modules. */
+const globToRegExp = (glob: string): RegExp =>
+  new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}(?:/.*)?$`);
+const pruned = (path: string): boolean => OCR_PACKAGING.prune.some((glob) => globToRegExp(glob).test(path));
+
+describe('job worker: drafting PDF and photo menus in Lambda (issue 12)', () => {
+  it('has the memory, time and /tmp the drafting needs', () => {
+    const fn = jobWorker();
+    expect(fn).toMatchObject({ memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 512 });
+    const { stateless, stateless$ } = synthesized();
+    const resource =
+      stateless$.toJSON().Resources[logicalId(stateless.functions.get('job-worker')!.function)];
+    expect(resource.Properties).toMatchObject({
+      MemorySize: 3008,
+      Timeout: 900,
+      EphemeralStorage: { Size: 512 },
+      Architectures: ['arm64'],
+    });
+  });
+
+  it('ships tesseract.js, its language data and the canvas binary installed beside the bundle, for linux-arm64', () => {
+    const fn = jobWorker();
+    expect(fn.packaging).toBe(OCR_PACKAGING);
+    const options = packagingOptions(OCR_PACKAGING);
+    expect(options.nodeModules).toEqual([
+      'tesseract.js',
+      '@tesseract.js-data/eng',
+      '@tesseract.js-data/fra',
+      '@napi-rs/canvas',
+    ]);
+    expect(options.environment).toEqual({
+      npm_config_os: 'linux',
+      npm_config_cpu: 'arm64',
+      npm_config_libc: 'glibc',
+    });
+    expect(options.commandHooks.afterBundling('/in', '/out')).toEqual([
+      `cd "/out/node_modules" && rm -rf ${OCR_PACKAGING.prune.join(' ')}`,
+    ]);
+    // NodejsFunction installs the versions package.json names: pinned, so the lockfile's are the ones tested.
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    for (const name of OCR_PACKAGING.nodeModules) expect(pkg.dependencies[name]).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('prunes nothing the OCR loads: the Tesseract builds for Node and the LSTM language data stay', () => {
+    for (const core of ['tesseract-core', 'tesseract-core-simd', 'tesseract-core-relaxedsimd']) {
+      for (const ext of ['js', 'wasm']) {
+        const path = `tesseract.js-core/${core}.${ext}`;
+        expect(
+          existsSync(
+            join(dirname(projectRequire.resolve('tesseract.js-core/package.json')), `${core}.${ext}`),
+          ),
+        ).toBe(true);
+        expect(pruned(path)).toBe(false);
+      }
+    }
+    for (const language of ['eng', 'fra']) {
+      const data = `@tesseract.js-data/${language}/4.0.0_best_int/${language}.traineddata.gz`;
+      expect(
+        existsSync(
+          join(
+            dirname(projectRequire.resolve(`@tesseract.js-data/${language}/package.json`)),
+            '4.0.0_best_int',
+            `${language}.traineddata.gz`,
+          ),
+        ),
+      ).toBe(true);
+      expect(pruned(data)).toBe(false);
+      expect(pruned(`@tesseract.js-data/${language}/4.0.0/${language}.traineddata.gz`)).toBe(true);
+    }
+    expect(pruned('tesseract.js-core/tesseract-core-simd-lstm.wasm')).toBe(true);
+    expect(pruned('tesseract.js-core/tesseract-core-simd.wasm.js')).toBe(true);
+  });
+
+  it('bundles the job worker with the OCR packages left as imports, and pdf.js (unpdf) inside', async () => {
+    const fn = jobWorker();
+    const result = await build({
+      ...esbuildOptions(
+        join(root, fn.entry),
+        join(root, '.local', 'bundles', 'job-worker-test', 'index.mjs'),
+        fn.packaging?.nodeModules,
+      ),
+      absWorkingDir: root,
+      write: false,
+      sourcemap: false,
+    });
+    const inputs = Object.keys(result.metafile!.inputs);
+    expect(inputs.some((path) => path.includes('node_modules/unpdf/'))).toBe(true);
+    for (const name of OCR_PACKAGING.nodeModules) {
+      expect(inputs.some((path) => path.includes(`node_modules/${name}/`))).toBe(false);
+    }
+    const code = result.outputFiles!.find((f) => f.path.endsWith('index.mjs'))!.text;
+    expect(code).toContain('"tesseract.js"');
+    expect(code).toContain('"@napi-rs/canvas"');
+  }, 60_000);
+});

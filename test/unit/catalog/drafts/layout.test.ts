@@ -1,0 +1,130 @@
+import { rebuildLines } from '../../../../lambdas/core/catalog/drafts/layout';
+import { aRightAligned, aRun } from '../../../fixtures/drafts/runs';
+
+const texts = (runs: Parameters<typeof rebuildLines>[0]) => rebuildLines(runs).map((l) => l.text);
+
+describe('rebuildLines', () => {
+  it('reads two columns one after the other, each dish with its right-aligned price', () => {
+    const runs = [
+      aRun('LA TRATTORIA', 230, 40, { size: 24, bold: true }),
+      aRun('STARTERS', 40, 100, { size: 16, bold: true }),
+      aRun('PIZZA', 330, 100, { size: 16, bold: true }),
+      aRun('Garlic Bread', 40, 130),
+      aRightAligned('$5.50', 280, 130),
+      aRun('Margherita', 330, 130),
+      aRightAligned('14.00', 572, 130),
+      aRun('toasted with herbs', 40, 145, { size: 9, italic: true }),
+      aRun('tomato, mozzarella', 330, 145, { size: 9, italic: true }),
+      aRun('Calamari', 40, 165),
+      aRightAligned('$11.00', 280, 165),
+      aRun('Pepperoni', 330, 165),
+      aRightAligned('16.50', 572, 165),
+    ];
+    expect(texts(runs)).toEqual([
+      'LA TRATTORIA',
+      'STARTERS',
+      'Garlic Bread  $5.50',
+      'toasted with herbs',
+      'Calamari  $11.00',
+      'PIZZA',
+      'Margherita  14.00',
+      'tomato, mozzarella',
+      'Pepperoni  16.50',
+    ]);
+  });
+
+  it('keeps a heading centred over both columns between them, and columns below it apart', () => {
+    const runs = [
+      aRun('Soup', 40, 100),
+      aRightAligned('6.00', 280, 100),
+      aRun('Tea', 330, 100),
+      aRightAligned('3.00', 572, 100),
+      aRun('Salad', 40, 115),
+      aRightAligned('7.00', 280, 115),
+      aRun('Coffee', 330, 115),
+      aRightAligned('3.50', 572, 115),
+      aRun('DESSERTS SERVED ALL DAY LONG', 220, 150, { size: 14, bold: true }),
+      aRun('Tart', 40, 180),
+      aRightAligned('5.00', 280, 180),
+      aRun('Sorbet', 330, 180),
+      aRightAligned('4.00', 572, 180),
+      aRun('Cake', 40, 195),
+      aRightAligned('5.50', 280, 195),
+      aRun('Mousse', 330, 195),
+      aRightAligned('4.50', 572, 195),
+    ];
+    expect(texts(runs)).toEqual([
+      'Soup  6.00',
+      'Salad  7.00',
+      'Tea  3.00',
+      'Coffee  3.50',
+      'DESSERTS SERVED ALL DAY LONG',
+      'Tart  5.00',
+      'Cake  5.50',
+      'Sorbet  4.00',
+      'Mousse  4.50',
+    ]);
+  });
+
+  it('keeps size columns with their dish (prices under size headings)', () => {
+    const runs = [
+      aRun('PIZZA', 40, 80, { size: 16, bold: true }),
+      aRun('Small', 380, 84),
+      aRun('Large', 480, 84),
+      aRun('Margherita', 40, 110),
+      aRightAligned('10.00', 412, 110),
+      aRightAligned('15.00', 512, 110),
+      aRun('Funghi', 40, 125),
+      aRightAligned('11.00', 412, 125),
+      aRightAligned('16.00', 512, 125),
+      aRun('Diavola', 40, 140),
+      aRightAligned('12.00', 412, 140),
+      aRightAligned('17.00', 512, 140),
+    ];
+    const lines = rebuildLines(runs);
+    expect(lines.map((l) => l.cells.map((c) => c.text))).toEqual([
+      ['PIZZA', 'Small', 'Large'],
+      ['Margherita', '10.00', '15.00'],
+      ['Funghi', '11.00', '16.00'],
+      ['Diavola', '12.00', '17.00'],
+    ]);
+  });
+
+  it('keeps a name | description | price table on one line', () => {
+    const runs = [
+      ['Burger', 'beef, cheddar, pickles', '12.00', 100],
+      ['Club', 'chicken, bacon, egg', '11.00', 115],
+      ['Veggie', 'halloumi, peppers', '10.00', 130],
+    ].flatMap(([name, description, price, y]) => [
+      aRun(name as string, 40, y as number),
+      aRun(description as string, 200, y as number, { size: 10 }),
+      aRightAligned(price as string, 560, y as number),
+    ]);
+    expect(texts(runs)).toEqual([
+      'Burger  beef, cheddar, pickles  12.00',
+      'Club  chicken, bacon, egg  11.00',
+      'Veggie  halloumi, peppers  10.00',
+    ]);
+  });
+
+  it('splits a run that holds a whole line with wide spaces, and glues pieces of one word', () => {
+    const wide = aRun('Garlic Bread            5.50', 40, 100);
+    const word = [aRun('Marg', 40, 120), { ...aRun('herita', 0, 120), x: 40 + 4 * 5.5 }];
+    const lines = rebuildLines([wide, ...word]);
+    expect(lines[0]!.cells.map((c) => c.text)).toEqual(['Garlic Bread', '5.50']);
+    expect(lines[1]!.text).toBe('Margherita');
+  });
+
+  it('reads pages in order and marks style: size, bold, italic, capitals', () => {
+    const lines = rebuildLines([
+      aRun('Second page', 40, 40, { page: 2 }),
+      aRun('FIRST PAGE', 40, 40, { size: 18, bold: true }),
+      aRun('in italics', 40, 70, { italic: true }),
+    ]);
+    expect(lines.map((l) => [l.page, l.text, l.fontSize, l.bold, l.italic, l.caps])).toEqual([
+      [1, 'FIRST PAGE', 18, true, false, 1],
+      [1, 'in italics', 11, false, true, 0],
+      [2, 'Second page', 11, false, false, 0.1],
+    ]);
+  });
+});

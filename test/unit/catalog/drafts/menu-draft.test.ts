@@ -1,0 +1,190 @@
+import { rebuildLines } from '../../../../lambdas/core/catalog/drafts/layout';
+import { draftMenu } from '../../../../lambdas/core/catalog/drafts/menu-draft';
+import type { PageGeometry, TextRun } from '../../../../lambdas/core/catalog/drafts/text-runs';
+import { aRightAligned, aRun, LETTER } from '../../../fixtures/drafts/runs';
+
+const draft = (runs: TextRun[], pages: PageGeometry[] = [LETTER], currency = 'USD') =>
+  draftMenu(rebuildLines(runs), { source: 'menu.pdf', sourceIndex: 0, currency, pages });
+
+const summary = (runs: TextRun[], pages?: PageGeometry[], currency?: string) =>
+  draft(runs, pages, currency).items.map((item) => ({
+    category: item.categoryPath.join(' > '),
+    name: item.name,
+    description: item.description,
+    variants: item.variants.map((v) =>
+      [v.name, v.pricing === 'variable' ? 'variable' : v.price?.amount].filter((x) => x !== null).join(' '),
+    ),
+  }));
+
+describe('draftMenu', () => {
+  it('drafts categories, dishes, descriptions and prices from two columns', () => {
+    const runs = [
+      aRun('LA TRATTORIA', 230, 40, { size: 24, bold: true }),
+      aRun('STARTERS', 40, 100, { size: 16, bold: true }),
+      aRun('PIZZA', 330, 100, { size: 16, bold: true }),
+      aRun('Garlic Bread', 40, 130),
+      aRightAligned('$5.50', 280, 130),
+      aRun('Margherita', 330, 130),
+      aRightAligned('14.00', 572, 130),
+      aRun('toasted with herbs', 40, 145, { size: 9, italic: true }),
+      aRun('tomato, mozzarella, basil', 330, 145, { size: 9, italic: true }),
+      aRun('Soup of the day', 40, 165),
+      aRightAligned('MP', 280, 165),
+      aRun('Pepperoni', 330, 165),
+      aRightAligned('16.50', 572, 165),
+    ];
+    expect(summary(runs)).toEqual([
+      { category: 'STARTERS', name: 'Garlic Bread', description: 'toasted with herbs', variants: ['550'] },
+      { category: 'STARTERS', name: 'Soup of the day', description: null, variants: ['variable'] },
+      { category: 'PIZZA', name: 'Margherita', description: 'tomato, mozzarella, basil', variants: ['1400'] },
+      { category: 'PIZZA', name: 'Pepperoni', description: null, variants: ['1650'] },
+    ]);
+  });
+
+  it('turns several prices under size headings into variants named after them', () => {
+    const runs = [
+      aRun('PIZZA', 40, 80, { size: 16, bold: true }),
+      aRun('Small', 380, 84),
+      aRun('Large', 480, 84),
+      aRun('Margherita', 40, 110),
+      aRightAligned('10.00', 412, 110),
+      aRightAligned('15.00', 512, 110),
+      aRun('Funghi', 40, 125),
+      aRightAligned('11.00', 412, 125),
+      aRightAligned('16.00', 512, 125),
+    ];
+    const { items } = draft(runs);
+    expect(summary(runs)).toEqual([
+      { category: 'PIZZA', name: 'Margherita', description: null, variants: ['Small 1000', 'Large 1500'] },
+      { category: 'PIZZA', name: 'Funghi', description: null, variants: ['Small 1100', 'Large 1600'] },
+    ]);
+    expect(items[0]).toMatchObject({
+      optionNames: ['Size'],
+      variants: [{ options: { Size: 'Small' } }, { options: { Size: 'Large' } }],
+    });
+  });
+
+  it('tells headings by capitals when sizes and weights are all the same, and reads dot leaders', () => {
+    const runs = [
+      aRun('DRINKS', 40, 80),
+      aRun('Lemonade ............ 3.00', 40, 100),
+      aRun('Iced tea .............. 3.50', 40, 115),
+      aRun('DESSERTS', 40, 140),
+      aRun('Tiramisu .............. 7.00', 40, 160),
+    ];
+    expect(summary(runs).map((i) => `${i.category}/${i.name}/${i.variants}`)).toEqual([
+      'DRINKS/Lemonade/300',
+      'DRINKS/Iced tea/350',
+      'DESSERTS/Tiramisu/700',
+    ]);
+  });
+
+  it('takes the name from the line above a price that stands alone, and nests sub-headings', () => {
+    const runs = [
+      aRun('MAINS', 40, 60, { size: 20, bold: true }),
+      aRun('From the grill', 40, 90, { size: 14, bold: true }),
+      aRun('Ribeye steak', 40, 115, { bold: true }),
+      aRun('dry-aged, with fries', 40, 130),
+      aRightAligned('32', 300, 130),
+      aRun('DESSERTS', 40, 170, { size: 20, bold: true }),
+      aRun('Crème brûlée', 40, 200, { bold: true }),
+      aRightAligned('9 €', 300, 215),
+    ];
+    expect(summary(runs, [LETTER], 'EUR')).toEqual([
+      {
+        category: 'MAINS > From the grill',
+        name: 'Ribeye steak',
+        description: 'dry-aged, with fries',
+        variants: ['3200'],
+      },
+      { category: 'DESSERTS', name: 'Crème brûlée', description: null, variants: ['900'] },
+    ]);
+  });
+
+  it('accepts bare whole prices when the menu writes them that way, and not a lone number in a name', () => {
+    const bare = [aRun('Margherita 9', 40, 100), aRun('Marinara 8', 40, 115), aRun('Calzone 11', 40, 130)];
+    expect(summary(bare).map((i) => `${i.name}/${i.variants}`)).toEqual([
+      'Margherita/900',
+      'Marinara/800',
+      'Calzone/1100',
+    ]);
+    const lone = [aRun('Chicken 65', 40, 100), aRun('Butter chicken  $14.00', 40, 115)];
+    expect(summary(lone).map((i) => i.name)).toEqual(['Butter chicken']);
+  });
+
+  it('keeps provenance and confidence; OCR prices are not trusted unless clear', () => {
+    const photo = { page: 1, width: 1000, height: 1000, method: 'ocr' as const };
+    const runs = [
+      aRun('Burger', 100, 100, { size: 30, confidence: 0.95 }),
+      aRightAligned('12.00', 900, 100, { size: 30, confidence: 0.96 }),
+      aRun('Fries', 100, 160, { size: 30, confidence: 0.93 }),
+      aRightAligned('4.50', 900, 160, { size: 30, confidence: 0.62 }),
+    ];
+    const { items } = draft(runs, [photo]);
+    expect(items[0]!.provenance).toEqual({
+      source: 'menu.pdf',
+      source_index: 0,
+      page: 1,
+      method: 'ocr',
+      box: { x: 0.1, y: 0.1, width: 0.8, height: 0.03 },
+    });
+    expect(items[0]!.confidence).toBeGreaterThan(0.5);
+    expect(items[1]!.confidence).toBeLessThanOrEqual(0.5);
+    expect(items[1]!.doubts).toContain('price read by OCR and not confirmed');
+    const text = draft([aRun('Burger  12.00', 40, 100)]).items[0]!;
+    expect(text.confidence).toBeGreaterThan(items[0]!.confidence);
+  });
+
+  it('keeps a dish whose price is not a price without one, and warns about text it could not place', () => {
+    const { items, warnings } = draft([
+      aRun('Call us: 555-0100', 40, 60),
+      aRun('Wings 2 for $5', 40, 100),
+      aRun('Nachos  $9.00', 40, 115),
+    ]);
+    expect(items.map((i) => [i.name, i.variants[0]!.price])).toEqual([
+      ['Wings', null],
+      ['Nachos', { amount: 900, currency: 'USD' }],
+    ]);
+    expect(items[0]!.doubts[0]).toMatch(/2 for \$5/);
+    expect(warnings.map((w) => w.message).join()).toMatch(/1 line\(s\) of text .*Call us/);
+  });
+
+  it('drops what OCR made of dot leaders, and reads an OCR price whose point came out as a colon', () => {
+    const photo = { page: 1, width: 1000, height: 1000, method: 'ocr' as const };
+    const runs = [
+      aRun('Fish', 100, 100, { size: 30, confidence: 0.1 }),
+      aRun('and', 170, 100, { size: 30, confidence: 0.1 }),
+      aRun('Chips', 230, 100, { size: 30, confidence: 0.3 }),
+      aRun('ales', 600, 100, { size: 30, confidence: 0.12 }),
+      aRun('nia', 680, 100, { size: 30, confidence: 0.3 }),
+      aRightAligned('$21.00', 900, 100, { size: 30, confidence: 0.96 }),
+      aRun('Two', 100, 160, { size: 30, confidence: 0.95 }),
+      aRun('Eggs', 170, 160, { size: 30, confidence: 0.95 }),
+      aRun('.......c..oiue', 250, 160, { size: 30, confidence: 0 }),
+      aRightAligned('9.50', 900, 160, { size: 30, confidence: 0.96 }),
+      aRun('Lasagna', 100, 220, { size: 30, confidence: 0.96 }),
+      aRightAligned('17:75', 900, 220, { size: 30, confidence: 0.92 }),
+    ];
+    const { items } = draft(runs, [photo]);
+    expect(items.map((i) => [i.name, i.variants[0]!.price?.amount])).toEqual([
+      ['Fish and Chips', 2100],
+      ['Two Eggs', 950],
+      ['Lasagna', 1775],
+    ]);
+    expect(items[2]!.doubts).toContain('price read by OCR and not confirmed');
+    // In a text layer a time stays a time.
+    expect(draft([aRun('Lunch', 40, 100), aRightAligned('11:30', 300, 100)]).items).toEqual([]);
+  });
+
+  it('reads a market-price phrase under a priced dish as its description', () => {
+    const { items, warnings } = draft([
+      aRun('Poisson du jour', 40, 100),
+      aRightAligned('prix du marché', 300, 100),
+      aRun('selon arrivage', 40, 113, { size: 9, italic: true }),
+    ]);
+    expect(items.map((i) => [i.name, i.description, i.variants[0]!.pricing])).toEqual([
+      ['Poisson du jour', 'selon arrivage', 'variable'],
+    ]);
+    expect(warnings).toEqual([]);
+  });
+});

@@ -1,0 +1,157 @@
+import { OcrError } from '../../../../lambdas/core/catalog/drafts/ocr';
+import {
+  DRAFT_LIMITS,
+  type DraftDeps,
+  draftSource,
+} from '../../../../lambdas/core/catalog/drafts/read-draft';
+import type { OcrPage, TextRecognizer } from '../../../../lambdas/core/ports';
+import type { Language } from '../../../../lambdas/core/schemas/job';
+import { CORPUS } from '../../../fixtures/drafts/corpus';
+import { type MenuSpec, menuPdf, menuPhoto, scannedPdf } from '../../../fixtures/drafts/menus';
+
+/** OCR stand-in: answers the words it is given (or fails as told), and records what it was asked. */
+class ScriptedRecognizer implements TextRecognizer {
+  readonly calls: { languages: readonly string[]; timeoutMs: number }[] = [];
+  constructor(private readonly answer: OcrPage | Error) {}
+  async recognize(_image: Uint8Array, options: { languages: readonly string[]; timeoutMs: number }) {
+    this.calls.push(options);
+    if (this.answer instanceof Error) throw this.answer;
+    return this.answer;
+  }
+  async release() {}
+}
+
+const word = (text: string, x: number, y: number, confidence = 0.96) => ({
+  text,
+  x,
+  y,
+  width: text.length * 14,
+  height: 30,
+  confidence,
+  lineHeight: 30,
+});
+
+const PHOTO_WORDS: OcrPage = {
+  width: 1000,
+  height: 1400,
+  words: [
+    word('DESSERTS', 100, 100),
+    word('Tiramisu', 100, 200),
+    word('8.00', 800, 200),
+    word('Cannoli', 100, 260),
+    word('6.75', 800, 260),
+  ],
+};
+
+const draft = (
+  bytes: Buffer,
+  format: 'pdf' | 'image',
+  deps: DraftDeps = {},
+  language: Language = 'en_us',
+  limits = DRAFT_LIMITS,
+) =>
+  draftSource(
+    { bytes, format, source: 'https://example.com/menu', sourceIndex: 2, language, currency: 'USD' },
+    deps,
+    limits,
+  );
+
+const longMenu: MenuSpec = {
+  ...CORPUS[1]!,
+  sections: [...CORPUS[1]!.sections, ...CORPUS[1]!.sections.map((s) => ({ ...s, name: `${s.name} (late)` }))],
+};
+
+// The first PDF compiles pdf.js for the test runtime (a few seconds, then cached).
+jest.setTimeout(30_000);
+
+describe('draftSource', () => {
+  it('drafts a text PDF from its text layer, without OCR', async () => {
+    const recognizer = new ScriptedRecognizer(new Error('must not be called'));
+    const result = await draft(await menuPdf(CORPUS[0]!), 'pdf', { recognizer });
+    expect(result.pages).toEqual([{ page: 1, method: 'text' }]);
+    expect(result.warnings).toEqual([]);
+    expect(result.items.find((i) => i.name === 'Spaghetti Carbonara')).toMatchObject({
+      categoryPath: ['Pasta'],
+      description: 'guanciale, egg yolk, pecorino',
+      variants: [{ price: { amount: 1650, currency: 'USD' }, pricing: 'fixed' }],
+      provenance: { source: 'https://example.com/menu', source_index: 2, page: 1, method: 'text' },
+    });
+    expect(recognizer.calls).toEqual([]);
+  });
+
+  it('reads the pages up to the limit and says which were left out', async () => {
+    const pdf = await menuPdf(longMenu);
+    const all = await draft(pdf, 'pdf');
+    expect(all.pages.length).toBeGreaterThan(1);
+    const first = await draft(pdf, 'pdf', {}, 'en_us', { ...DRAFT_LIMITS, maxPages: 1 });
+    expect(first.pages).toEqual([{ page: 1, method: 'text' }]);
+    expect(first.warnings.map((w) => w.message)).toContain(
+      `only the first 1 of ${all.pages.length} pages were read`,
+    );
+    expect(first.items.length).toBeLessThan(all.items.length);
+  });
+
+  it('warns about a scanned page it cannot draw, and one over the OCR page limit', async () => {
+    const scan = await scannedPdf(await menuPhoto(CORPUS[0]!, { scale: 0.5 }));
+    const undrawable = await draft(scan, 'pdf', {
+      rasterizer: { rasterize: async () => undefined, release: async () => {} },
+    });
+    expect(undrawable.warnings.map((w) => w.message)).toEqual([
+      'page 1 has no text layer and could not be drawn for OCR',
+    ]);
+    const limited = await draft(scan, 'pdf', {}, 'en_us', { ...DRAFT_LIMITS, maxOcrPages: 0 });
+    expect(limited.warnings[0]!.message).toMatch(
+      /page 1 has no text layer and is over the 0 scanned pages read by OCR/,
+    );
+  });
+
+  it('reads an image with OCR in the job language, its prices trusted less than a text layer', async () => {
+    const recognizer = new ScriptedRecognizer(PHOTO_WORDS);
+    const photo = await menuPhoto(CORPUS[0]!, { scale: 0.5, format: 'png' });
+    const result = await draft(photo, 'image', { recognizer }, 'fr_ca');
+    expect(recognizer.calls).toEqual([{ languages: ['fra'], timeoutMs: DRAFT_LIMITS.ocrPageTimeoutMs }]);
+    expect(
+      result.items.map((i) => [
+        i.categoryPath.join(),
+        i.name,
+        i.variants[0]!.price?.amount,
+        i.provenance.method,
+      ]),
+    ).toEqual([
+      ['DESSERTS', 'Tiramisu', 800, 'ocr'],
+      ['DESSERTS', 'Cannoli', 675, 'ocr'],
+    ]);
+    expect(result.items.every((i) => i.confidence <= 0.85)).toBe(true);
+    const spanish = await draft(photo, 'image', { recognizer: new ScriptedRecognizer(PHOTO_WORDS) }, 'es_es');
+    expect(spanish.warnings.map((w) => w.message)).toContain(
+      'no OCR data for es_es: the text was read as English',
+    );
+  });
+
+  it('turns OCR failures, missing engines, huge and undecodable images into warnings', async () => {
+    const photo = await menuPhoto(CORPUS[0]!, { scale: 0.5 });
+    const slow = await draft(photo, 'image', {
+      recognizer: new ScriptedRecognizer(new OcrError('late', 'timeout')),
+    });
+    expect(slow.warnings.map((w) => w.message)).toEqual([
+      `the image was not read: OCR did not finish within ${DRAFT_LIMITS.ocrPageTimeoutMs / 1000} s`,
+    ]);
+    const none = await draft(photo, 'image');
+    expect(none.warnings[0]!.message).toMatch(/not read: OCR could not read it \(no OCR engine/);
+    const huge = await draft(photo, 'image', { recognizer: new ScriptedRecognizer(PHOTO_WORDS) }, 'en_us', {
+      ...DRAFT_LIMITS,
+      maxImagePixels: 1000,
+    });
+    expect(huge.warnings[0]!.message).toMatch(/megapixels, over the/);
+    const gif = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1');
+    const undecodable = await draft(gif, 'image', { recognizer: new ScriptedRecognizer(PHOTO_WORDS) });
+    expect(undecodable.warnings[0]!.message).toMatch(/format the OCR cannot decode/);
+    for (const result of [slow, none, huge, undecodable]) expect(result.items).toEqual([]);
+  });
+
+  it('warns about a file that is not a PDF it can open', async () => {
+    const result = await draft(Buffer.from('%PDF-1.7 this is not really a PDF'), 'pdf');
+    expect(result.items).toEqual([]);
+    expect(result.warnings[0]!.message).toMatch(/the PDF could not be opened/);
+  });
+});

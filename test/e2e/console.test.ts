@@ -12,9 +12,8 @@ import { csv, menuPdf } from './console-fixtures';
  * operator signs in, opens jobs in review from the queue, edits the draft without writing JSON, saves,
  * completes or fails them; the client's export then carries the edits. Merchant text is shown as text, and
  * the page runs under its Content-Security-Policy without a single violation.
- *
- * `GET /v1/ops/jobs/{id}/sources/{n}` belongs to the drafts work; until the service answers it, the test
- * answers it in the browser with the bytes the job was created with (`serveSources`).
+ * Sources are shown from the service's own `GET /v1/ops/jobs/{id}/sources/{n}` and the object store's
+ * presigned URLs, as in production.
  */
 
 const run = promisify(execFile);
@@ -50,7 +49,6 @@ const IMAGES = path.resolve(process.env.SCREENSHOT_DIR ?? path.join('test-result
 let service: LocalService;
 let browser: Browser;
 let opsKey: string;
-const sourcesOf = new Map<string, { contentType: string; bytes: Buffer }[]>();
 
 const upload = async (filename: string, contentType: string, bytes: Buffer): Promise<string> => {
   const created = await service.request('/v1/files', {
@@ -103,7 +101,6 @@ const jobInReview = async (options: {
   });
   expect(created.status).toBe(201);
   await poll(`/v1/jobs/${created.json.id}`, (j) => j.state === 'in_review');
-  sourcesOf.set(created.json.id, [{ contentType: options.source.contentType, bytes: options.source.bytes }]);
   return created.json.id;
 };
 
@@ -131,13 +128,6 @@ const openConsole = async (): Promise<{ page: Page; watch: Watch }> => {
   page.on('request', (request) => {
     if (request.method() !== 'GET')
       watch.writes.push(`${request.method()} ${new URL(request.url()).pathname}`);
-  });
-  await page.route('**/v1/ops/jobs/*/sources/*', async (route) => {
-    const match = /\/v1\/ops\/jobs\/([^/]+)\/sources\/(\d+)$/.exec(new URL(route.request().url()).pathname);
-    const source = match ? sourcesOf.get(match[1]!)?.[Number(match[2])] : undefined;
-    const real = await route.fetch();
-    if (real.status() !== 404 || !source) return route.fulfill({ response: real });
-    await route.fulfill({ status: 200, contentType: source.contentType, body: source.bytes });
   });
   return { page, watch };
 };

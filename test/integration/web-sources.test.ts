@@ -4,8 +4,11 @@ import type { JobRecord } from '../../lambdas/core/model';
 import { objectKeys } from '../../lambdas/core/ports';
 import type { JobSpec } from '../../lambdas/core/schemas/job';
 import { createJob } from '../../lambdas/core/use-cases/jobs';
-import { plainMenuSite, restaurantSite, shopifySite, wooSite } from '../fixtures/web/sites';
-import { eventually } from '../helpers/factories';
+import { makeOpsGetJobHandler } from '../../lambdas/handlers/http/ops-get-job';
+import { makeOpsGetJobSourceHandler } from '../../lambdas/handlers/http/ops-get-job-source';
+import { page } from '../fixtures/web/pages';
+import { linkedMenusSite, plainMenuSite, restaurantSite, shopifySite, wooSite } from '../fixtures/web/sites';
+import { apiEvent, eventually, lambdaContext } from '../helpers/factories';
 import { uniqueClient } from '../helpers/integration';
 import { type Pipeline, startPipeline, startTestServer, type TestServer } from '../helpers/pipeline';
 
@@ -80,6 +83,60 @@ const catalogOf = async (job: JobRecord) => {
     document,
     items: document.items as StoredItem[],
     categoryOf: (item: StoredItem) => (item.category_id ? categories.get(item.category_id) : undefined),
+  };
+};
+
+interface Provenance {
+  item_id: string;
+  name: string;
+  source_index: number;
+  page: number;
+  box: unknown;
+  method: string;
+  url: string | null;
+  locator: string | null;
+  confidence: number;
+  doubts: string[];
+}
+
+/** What the operations team sees of a job (GET /v1/ops/jobs/{id}). */
+const opsJob = async (id: string) => {
+  const response = await makeOpsGetJobHandler(pipeline.deps)(
+    apiEvent({ method: 'GET', pathParameters: { id }, scope: 'operator', clientId: 'ops-team' }),
+    lambdaContext(),
+  );
+  expect(response.statusCode).toBe(200);
+  return JSON.parse(response.body) as {
+    draft_catalog: { items: { id: string; name: string }[] };
+    draft_provenance: Provenance[] | null;
+    sources: {
+      index: number;
+      format: string | null;
+      content_type: string | null;
+      viewable: boolean;
+      pages: number | null;
+      web_pages: { page: number; url: string; offset: number; length: number }[] | null;
+    }[];
+  };
+};
+
+/** GET /v1/ops/jobs/{id}/sources/{n}, followed as a browser does. */
+const viewSource = async (id: string, n: number) => {
+  const response = await makeOpsGetJobSourceHandler(pipeline.deps)(
+    apiEvent({
+      method: 'GET',
+      pathParameters: { id, n: String(n) },
+      scope: 'operator',
+      clientId: 'ops-team',
+    }),
+    lambdaContext(),
+  );
+  expect(response.statusCode).toBe(302);
+  const fetched = await fetch((response.headers as Record<string, string>).location as string);
+  expect(fetched.status).toBe(200);
+  return {
+    contentType: fetched.headers.get('content-type'),
+    bytes: Buffer.from(await fetched.arrayBuffer()),
   };
 };
 
@@ -161,6 +218,74 @@ describe('a merchant web address as the catalog source', () => {
       ['Glass', { amount: 1100, currency: 'USD' }],
       ['Bottle', { amount: 4000, currency: 'USD' }],
     ]);
+
+    // The operations team sees each drafted item's page and element, and its confidence, lowest first.
+    const shown = await opsJob(done.id);
+    const provenance = shown.draft_provenance ?? [];
+    expect(provenance).toHaveLength(10);
+    const confidences = provenance.map((p) => p.confidence);
+    expect(confidences).toEqual([...confidences].sort((a, b) => a - b));
+    const wineId = shown.draft_catalog.items.find((i) => i.name === 'Pinot Grigio')?.id;
+    expect(provenance.find((p) => p.item_id === wineId)).toMatchObject({
+      name: 'Pinot Grigio',
+      source_index: 0,
+      page: 1,
+      box: null,
+      method: 'html',
+      url: `${site.url}/menu`,
+      locator: 'main > section:nth-of-type(3) > table > tbody > tr:nth-of-type(1)',
+    });
+    expect(shown.sources).toEqual([
+      expect.objectContaining({
+        index: 0,
+        format: 'html',
+        viewable: true,
+        content_type: 'text/plain; charset=utf-8',
+        pages: 1,
+        web_pages: [
+          { page: 1, url: `${site.url}/menu`, offset: 0, length: Buffer.byteLength(page('plain-menu.html')) },
+        ],
+      }),
+    ]);
+    // What the machine read, served as text: never rendered as the merchant's HTML.
+    const copy = await viewSource(done.id, 0);
+    expect(copy.contentType).toBe('text/plain; charset=utf-8');
+    expect(copy.bytes.toString('utf8')).toBe(page('plain-menu.html'));
+  });
+
+  it('a home page linking to two plain menus: both drafted, both kept, each item on its page', async () => {
+    const site = await serve(linkedMenusSite);
+    const done = await run('new_menu', `${site.url}/`);
+    expect(done.state).toBe('in_review');
+    expect(done.results).toMatchObject({
+      catalog: { item_count: 6 },
+      sources: [{ format: 'html', profile: 'html_draft', pages: 3, items: 6 }],
+    });
+    const shown = await opsJob(done.id);
+    const byName = new Map((shown.draft_provenance ?? []).map((p) => [p.name, p]));
+    expect(byName.get('Crab Melt')).toMatchObject({
+      page: 1,
+      url: `${site.url}/menus/lunch`,
+      locator: 'main > section > ul > li:nth-of-type(1)',
+    });
+    expect(byName.get('Lobster Linguine')).toMatchObject({
+      page: 2,
+      url: `${site.url}/menus/dinner`,
+      locator: '#dinner > ul > li:nth-of-type(2)',
+    });
+    const [view] = shown.sources;
+    expect(view?.web_pages?.map((p) => [p.page, p.url])).toEqual([
+      [1, `${site.url}/menus/lunch`],
+      [2, `${site.url}/menus/dinner`],
+    ]);
+    const copy = await viewSource(done.id, 0);
+    const dinner = view?.web_pages?.[1];
+    const text = copy.bytes
+      .subarray(dinner?.offset, (dinner?.offset ?? 0) + (dinner?.length ?? 0))
+      .toString('utf8');
+    expect(text).toMatch(/^<!doctype html><html><head><title>Dinner<\/title>/);
+    expect(text).toContain('Lobster Linguine');
+    expect(text.trimEnd()).toMatch(/<\/html>$/);
   });
 
   it('a store with far more pages than the bound: stops at the bound, keeps what it read, and says so', async () => {

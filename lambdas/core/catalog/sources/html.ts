@@ -6,6 +6,7 @@ import { DEFAULT_WEB_LIMITS } from '../web/limits';
 import { readWebSource } from '../web/read-web-source';
 import type { WebItem, WebReadContext } from '../web/types';
 import { WebBudget, WebSession } from '../web/web-session';
+import { keepWebReview } from './html-review';
 import type { OpenedSource, ReadContext, SourceReader } from './types';
 
 /**
@@ -76,7 +77,9 @@ export const htmlReader: SourceReader = {
   read: async (source, ctx) => {
     const limits = ctx.web?.budget.limits ?? DEFAULT_WEB_LIMITS;
     const body = await readPage(source, limits.maxPageBytes);
-    const url = isWebUrl(source.name) ? source.name : null;
+    // A URL source, as the server that answered names it (after redirects); an uploaded page is only itself,
+    // whatever its file name.
+    const url = isWebUrl(source.source) && isWebUrl(source.name) ? source.name : null;
     // Without the job's web context (or for an uploaded saved page) nothing beyond the page is fetched.
     const session =
       url && ctx.http
@@ -109,7 +112,11 @@ export const htmlReader: SourceReader = {
     for (const warning of result.warnings) {
       ctx.warn({ row: null, column: warning.field ?? null, code: warning.code, message: warning.message });
     }
-    if (result.review) ctx.needsReview(result.review);
+    if (result.review) {
+      ctx.needsReview(result.review);
+      // What the machine read and where each drafted item is on it, for the operations team.
+      await keepWebReview(ctx, source.source, result, url ? null : { contentType: source.contentType, body });
+    }
     return { kind: 'drafts', drafts: result.items.map((item) => webItemToDraft(item, source.source)) };
   },
 };

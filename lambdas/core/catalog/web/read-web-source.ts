@@ -36,6 +36,18 @@ export interface WebSourceResult {
   readonly review: string | null;
   /** A transient failure left a store's catalog incomplete: a later attempt may complete it. */
   readonly transient: NotFetched | null;
+  /**
+   * What a person needs to see beside the draft: the pages the items were drafted from, or the given page
+   * when nothing could be read there; empty when the source was read by machine.
+   */
+  readonly reviewPages: readonly ReviewPage[];
+}
+
+/** A page as the machine read it (decoded), for the reviewer. */
+export interface ReviewPage {
+  /** After redirects. */
+  readonly url: string;
+  readonly html: string;
 }
 
 const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5';
@@ -183,6 +195,7 @@ export const readWebSource = async (
     items: WebItem[],
     review: string | null = null,
     transient: NotFetched | null = null,
+    reviewPages: readonly ReviewPage[] = [],
   ): WebSourceResult => ({
     profile,
     items,
@@ -190,7 +203,9 @@ export const readWebSource = async (
     pages: session?.pages ?? 1,
     review,
     transient,
+    reviewPages,
   });
+  const given: ReviewPage = { url: first.url, html };
 
   const store = session ? detectStorefront(html, document, first.url, first.headers) : null;
   if (session && store) {
@@ -211,6 +226,8 @@ export const readWebSource = async (
         'html_draft',
         page.items,
         `the catalog on ${first.url} was drafted from the page's layout and needs checking`,
+        null,
+        [given],
       );
     }
     // A product listing split over pages (`rel="next"`): the following pages, within the bounds.
@@ -222,7 +239,7 @@ export const readWebSource = async (
   }
 
   const nothing = `${first.url} has no ${context.kind === 'menu' ? 'menu' : 'product'} data the service can read`;
-  if (!session) return done('none', [], nothing);
+  if (!session) return done('none', [], nothing, null, [given]);
   const links = menuLinksOf(document, first.url);
   const follow = [...new Set([...page.menuLinks, ...(context.kind === 'menu' ? links.pages : [])])];
   for (const pdf of links.pdfs) {
@@ -234,6 +251,7 @@ export const readWebSource = async (
   }
   const structured: WebItem[] = [];
   const drafted: WebItem[] = [];
+  const draftedPages: ReviewPage[] = [];
   let followed = 0;
   for (const url of follow) {
     if (followed >= session.limits.maxFollowedLinks) {
@@ -265,8 +283,9 @@ export const readWebSource = async (
       continue;
     }
     let linkedDocument: Document;
+    const linkedHtml = decodeHtml(outcome.body, outcome.headers['content-type']);
     try {
-      linkedDocument = parseHtml(decodeHtml(outcome.body, outcome.headers['content-type']));
+      linkedDocument = parseHtml(linkedHtml);
     } catch (error) {
       if (!(error instanceof HtmlTooDeepError)) throw error;
       warnings.push({ code: 'page_unreadable', message: `${url}: ${error.message}`, url });
@@ -275,6 +294,7 @@ export const readWebSource = async (
     const linked = readPage(linkedDocument, outcome.url, context);
     warnings.push(...linked.warnings);
     (linked.drafted ? drafted : structured).push(...linked.items);
+    if (linked.drafted) draftedPages.push({ url: outcome.url, html: linkedHtml });
   }
   if (structured.length > 0) return done('schema_org', structured);
   if (drafted.length > 0)
@@ -282,6 +302,8 @@ export const readWebSource = async (
       'html_draft',
       drafted,
       `the catalog on the pages linked from ${first.url} was drafted from their layout and needs checking`,
+      null,
+      draftedPages,
     );
-  return done('none', [], nothing);
+  return done('none', [], nothing, null, [given]);
 };

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { WebPageRef } from '../api/types';
-import { outlineOf } from './page-outline';
+import type { Outline } from './page-outline';
 import { splitWebPages, type WebPageText } from './web-pages';
 
 /** Where a drafted item was read on a web page: no box, the page and the element's path. */
@@ -99,12 +99,26 @@ export const HtmlView = ({ bytes, label, pages, focus }: HtmlViewProps) => {
 
 const PageText = ({ html, label, locator }: { html: string; label: string; locator: string | null }) => {
   const container = useRef<HTMLElement>(null);
-  const outline = useMemo(() => outlineOf(html, locator, MAX_LINES), [html, locator]);
+  const [outline, setOutline] = useState<Outline | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  // The HTML parser is loaded with the first web page shown (as pdf.js with the first PDF).
+  useEffect(() => {
+    let cancelled = false;
+    import('./page-outline')
+      .then((lib) => !cancelled && setOutline(lib.outlineOf(html, locator, MAX_LINES)))
+      .catch((e: unknown) => !cancelled && setError(e instanceof Error ? e.message : String(e)));
+    return () => {
+      cancelled = true;
+    };
+  }, [html, locator]);
 
   useEffect(() => {
     container.current?.querySelector('.located')?.scrollIntoView({ block: 'center', behavior: 'smooth' });
   }, [outline]);
 
+  if (error) return <p class="error">This page could not be shown as text: {error}</p>;
+  if (!outline) return <p class="muted">Reading the page…</p>;
   return (
     <>
       {locator && (

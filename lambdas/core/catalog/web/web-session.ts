@@ -1,6 +1,6 @@
 import robotsParser from 'robots-parser';
 import { discardBody, OutboundError, OutboundTooLargeError, readBody } from '../../outbound';
-import type { OutboundHttp } from '../../ports';
+import type { OutboundHttp, OutboundResponse } from '../../ports';
 import { DEFAULT_WEB_LIMITS, ROBOTS_TOKEN, type WebLimits, webUserAgent } from './limits';
 import type { WebWarning } from './types';
 
@@ -72,6 +72,25 @@ const retryAfterMs = (value: string | undefined, now: number): number | undefine
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+};
+
+/** The first `limit` bytes of a body, up to the last line break within them; the rest is not read. */
+const readLines = async (response: OutboundResponse, limit: number): Promise<Buffer> => {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const iterator = response.body[Symbol.asyncIterator]();
+  try {
+    while (size <= limit) {
+      const next = await iterator.next();
+      if (next.done) return Buffer.concat(chunks);
+      chunks.push(Buffer.from(next.value));
+      size += next.value.length;
+    }
+  } finally {
+    await iterator.return?.();
+  }
+  const head = Buffer.concat(chunks).subarray(0, limit);
+  return head.subarray(0, head.lastIndexOf(0x0a) + 1);
 };
 
 /** One web source being read: its own byte and time bounds, the job's page and request bounds. */
@@ -174,10 +193,19 @@ export class WebSession {
     return true;
   }
 
-  /** RFC 9309: 4xx → no rules; 5xx or unreachable → everything disallowed (for now). */
+  /**
+   * RFC 9309: 4xx → no rules; 5xx or unreachable → everything disallowed (for now). A robots.txt longer than
+   * the bound is read up to it (the last, cut line dropped), as the RFC lets a crawler: its rules there apply.
+   */
   private async readRobots(origin: string): Promise<Robots | 'disallow-all' | NotFetched> {
     const url = `${origin}/robots.txt`;
-    const outcome = await this.request(url, 'text/plain', this.limits.robotsMaxBytes, false);
+    const outcome = await this.request(
+      url,
+      'text/plain',
+      Number.MAX_SAFE_INTEGER,
+      false,
+      this.limits.robotsMaxBytes,
+    );
     if (outcome.ok) return robotsParser(url, outcome.body.toString('utf8'));
     if (
       outcome.reason === 'http' &&
@@ -194,7 +222,14 @@ export class WebSession {
   }
 
   /** One GET with the session's pacing, time and request bounds, and one retry of a transient failure. */
-  private async request(url: string, accept: string, maxBytes: number, retry = true): Promise<FetchOutcome> {
+  private async request(
+    url: string,
+    accept: string,
+    maxBytes: number,
+    retry = true,
+    /** Read only this many bytes of the body, whole lines (robots.txt); the rest is not downloaded. */
+    prefix?: number,
+  ): Promise<FetchOutcome> {
     const budget = this.options.budget;
     if (budget.requests >= this.limits.maxRequestsPerJob) {
       return this.limit(`the limit of ${this.limits.maxRequestsPerJob} requests per job was reached`);
@@ -211,7 +246,7 @@ export class WebSession {
     const timeoutMs = Math.min(this.limits.requestTimeoutMs, this.deadline - this.now());
     if (timeoutMs <= 0) return this.limit(this.deadlineMessage);
     budget.requests += 1;
-    const outcome = await this.once(url, accept, maxBytes, timeoutMs);
+    const outcome = await this.once(url, accept, maxBytes, timeoutMs, prefix);
     if (outcome.ok || !outcome.retryable || !retry) return outcome;
     const delay = Math.min(
       this.limits.maxRetryAfterMs,
@@ -219,7 +254,7 @@ export class WebSession {
     );
     if (this.now() + delay >= this.deadline) return outcome;
     await this.wait(delay);
-    return this.request(url, accept, maxBytes, false);
+    return this.request(url, accept, maxBytes, false, prefix);
   }
 
   private async pace(url: string): Promise<void> {
@@ -239,6 +274,7 @@ export class WebSession {
     accept: string,
     maxBytes: number,
     timeoutMs: number,
+    prefix?: number,
   ): Promise<FetchOutcome & { retryAfter?: number }> {
     try {
       const response = await this.options.http.request({
@@ -266,7 +302,7 @@ export class WebSession {
         status: response.status,
         url: response.url,
         headers: response.headers,
-        body: await readBody(response),
+        body: prefix === undefined ? await readBody(response) : await readLines(response, prefix),
       };
     } catch (error) {
       if (error instanceof OutboundTooLargeError) {

@@ -52,6 +52,23 @@ describe('web session', () => {
     expect((await open.web.fetch('https://shop.example/products.json', 'application/json')).ok).toBe(true);
   });
 
+  it('reads a robots.txt longer than its bound up to the bound, whole lines only: those rules still apply', async () => {
+    const filler = `# ${'x'.repeat(78)}\n`.repeat(7000);
+    const robots = `User-agent: *\nDisallow: /private\n${filler}Disallow: /late\n`;
+    expect(robots.length).toBeGreaterThan(DEFAULT_WEB_LIMITS.robotsMaxBytes);
+    const { http, web } = session((url) =>
+      url.pathname === '/robots.txt' ? { body: robots } : { body: '{}' },
+    );
+    expect(await web.fetch('https://shop.example/private/x', 'text/html')).toMatchObject({
+      ok: false,
+      reason: 'robots',
+    });
+    // What lies beyond the bound is not read: its rule does not apply.
+    expect((await web.fetch('https://shop.example/late', 'text/html')).ok).toBe(true);
+    expect(http.paths).toEqual(['/robots.txt', '/late']);
+    expect(web.warnings).toEqual([]);
+  });
+
   it('fetches nothing beyond the given page when robots.txt cannot be read (RFC 9309)', async () => {
     const { web } = session((url) => (url.pathname === '/robots.txt' ? { status: 503 } : { body: '{}' }));
     const outcome = await web.fetch('https://shop.example/products.json', 'application/json');

@@ -265,14 +265,11 @@ const checkBuilt = async (expectation: BuiltExpectation) => {
  */
 const NOT_YET_READ = new Set([
   'bigcommerce-products.csv',
-  'clover-inventory-export.xlsx',
   'etsy-listings.csv',
   'google-merchant-feed.tsv',
   'lightspeed-x-series-products.csv',
-  'loyverse-items-export.csv',
   'meta-catalog-template.csv',
   'squarespace-products.csv',
-  'toast-all-items-report.csv',
   'wix-stores-products.csv',
 ]);
 

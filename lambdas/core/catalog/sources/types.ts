@@ -57,8 +57,28 @@ export interface Table {
   readonly batches: AsyncIterable<readonly TableRow[]> | Iterable<readonly TableRow[]>;
 }
 
+/**
+ * A workbook whose sheets are all in memory (XLSX), so that a platform whose export spreads one catalog
+ * over several sheets (Clover: items on one, their categories and modifier groups on others) can read
+ * them together (headers/profiles/workbook.ts). Each sheet's rows are converted when asked for.
+ */
+export interface Workbook {
+  readonly sheets: readonly WorkbookSheet[];
+}
+
+export interface WorkbookSheet {
+  readonly name: string;
+  /** The sheet's rows from the top, header included (a new iteration on each call). */
+  rows(): Iterable<TableRow>;
+}
+
 export type ReaderOutput =
-  | { readonly kind: 'tables'; readonly tables: AsyncIterable<Table> | Iterable<Table> }
+  | {
+      readonly kind: 'tables';
+      readonly tables: AsyncIterable<Table> | Iterable<Table>;
+      /** The same tables as a workbook, when the reader holds them all (XLSX). */
+      readonly workbook?: Workbook;
+    }
   | { readonly kind: 'drafts'; readonly drafts: AsyncIterable<Draft> | Iterable<Draft> };
 
 /** What detection looks at: the first bytes, and what the server or the uploader said the source is. */

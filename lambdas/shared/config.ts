@@ -21,6 +21,8 @@ export interface Config {
   readonly allowHttpCallbacks: boolean;
   readonly allowLoopbackUrls: boolean;
   readonly jobSettings: JobSettings;
+  /** Where a site owner reads about the service's requests, put in the web-source User-Agent. */
+  readonly webContactUrl: string | null;
   readonly serviceName: string;
   readonly metricsNamespace: string;
   /**
@@ -99,6 +101,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
       standard: positive(env.STANDARD_SLA_HOURS, 72, 'STANDARD_SLA_HOURS'),
     },
   },
+  webContactUrl: env.WEB_CONTACT_URL?.trim() || null,
   serviceName: env.POWERTOOLS_SERVICE_NAME ?? 'catalog-jobs',
   metricsNamespace: env.POWERTOOLS_METRICS_NAMESPACE ?? 'CatalogJobs',
   moduleRoot: env.LAMBDA_TASK_ROOT ?? process.cwd(),

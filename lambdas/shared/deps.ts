@@ -1,6 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { GuardedHttp } from '../adapters/guarded-http';
+import { DEFAULT_WEB_LIMITS, type WebSourceSettings, webUserAgent } from '../core/catalog/web/limits';
 import type {
   Clock,
   CredentialRepository,
@@ -56,6 +57,8 @@ export interface AppDeps {
   readonly jobSettings: JobSettings;
   readonly allowHttpCallbacks: boolean;
   readonly allowLoopbackUrls: boolean;
+  /** Bounds and User-Agent of web sources (menu pages, online stores). */
+  readonly webSources: WebSourceSettings;
   /**
    * OCR of photographed menus and scanned PDF pages (SPEC 5.2 drafts), and the drawing of scanned pages:
    * only the job worker has them (shared/drafting.ts), so that no other bundle carries pdf.js.
@@ -92,6 +95,7 @@ export const buildDeps = (config: Config, overrides: Partial<AppDeps> = {}): App
     jobSettings: config.jobSettings,
     allowHttpCallbacks: config.allowHttpCallbacks,
     allowLoopbackUrls: config.allowLoopbackUrls,
+    webSources: { limits: DEFAULT_WEB_LIMITS, userAgent: webUserAgent(config.webContactUrl) },
     ...overrides,
   };
 };

@@ -22,6 +22,7 @@ export const CONTEXT = {
   callbacksMaxConcurrency: 'catalogJobs:callbacksMaxConcurrency',
   authorizerReservedConcurrency: 'catalogJobs:authorizerReservedConcurrency',
   webAclArn: 'catalogJobs:webAclArn',
+  webContactUrl: 'catalogJobs:webContactUrl',
 } as const;
 
 export interface CatalogJobs {
@@ -84,6 +85,7 @@ export const addCatalogJobs = (app: App, options: { projectRoot?: string } = {})
     },
     authorizerReservedConcurrency: numberContext(app, CONTEXT.authorizerReservedConcurrency),
     webAclArn: stringContext(app, CONTEXT.webAclArn),
+    webContactUrl: stringContext(app, CONTEXT.webContactUrl),
   });
   stateless.addStackDependency(stateful);
 

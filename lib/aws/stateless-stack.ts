@@ -25,6 +25,8 @@ export interface StatelessStackProps extends StackProps {
   readonly standardSlaHours?: number;
   /** Comma-separated seconds (SPEC 6), e.g. "5,300,1800". */
   readonly callbackRetryDelays?: string;
+  /** A page or `mailto:` for site owners, named in the User-Agent of web-source requests (WEB_CONTACT_URL). */
+  readonly webContactUrl?: string;
   /**
    * Caps on the concurrent invocations each queue feeds its consumer (QUEUES[key].maxConcurrency unless set):
    * standard work never takes the concurrency rush jobs need, and no backlog takes the API's.
@@ -114,6 +116,7 @@ export class StatelessStack extends Stack {
       ...(props.callbackRetryDelays === undefined
         ? {}
         : { [ENV.callbackRetryDelays]: props.callbackRetryDelays }),
+      ...(props.webContactUrl === undefined ? {} : { WEB_CONTACT_URL: props.webContactUrl }),
     };
 
     const functions = new Map<string, ServiceFunction>();

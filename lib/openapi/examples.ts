@@ -462,6 +462,7 @@ export const opsJobDetailExample: Example = {
         content_type: null,
         size_bytes: null,
         pages: null,
+        web_pages: null,
         view_path: `/v1/ops/jobs/${IMAGE_JOB_ID}/sources/0`,
         viewable: false,
       },

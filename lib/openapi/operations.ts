@@ -369,7 +369,9 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     description:
       'The bytes of source `n` (0-based position in `catalog_sources`), for viewing beside the draft: the ' +
       'uploaded file, or for a URL source the copy kept when the job was processed (so the reviewer sees ' +
-      'what the machine read; copies are kept of the PDF and image sources the service drafts).\n\n' +
+      'what the machine read; copies are kept of the PDFs, images and web pages that go to review). A web ' +
+      'page is kept as the text the machine read and served as `text/plain`, and a source whose type a ' +
+      'browser would run (HTML, SVG, XML) is served as `text/plain` too: merchant markup is never rendered.\n\n' +
       'The service never streams the bytes itself (sources reach 100 MB; a Lambda response is at most 6 MB): ' +
       'it answers `302` to a presigned GET of the object store, valid 5 minutes, which serves the bytes with ' +
       'the source’s content type and `Content-Disposition: inline`. Clients that follow redirects receive ' +

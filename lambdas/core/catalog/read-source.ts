@@ -21,6 +21,7 @@ import type {
   Workbook,
 } from './sources/types';
 import type { CatalogWarning, WarningInput } from './warnings';
+import type { WebJobContext } from './web/web-session';
 
 /** How many bytes detection looks at (format, encoding). */
 export const SNIFF_BYTES = 64 * 1024;
@@ -47,6 +48,8 @@ export interface SourceReadContext {
   readonly currency: string;
   readonly rules: JobTypeRules;
   readonly http?: OutboundHttp;
+  /** The job's web-source budget and User-Agent (sources/html.ts). */
+  readonly web?: WebJobContext;
   readonly drafting?: DraftingServices;
   readonly warn: (warning: CatalogWarning) => void;
   readonly emit: (draft: Draft, source: string) => void;
@@ -118,6 +121,7 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
       language: ctx.language,
       currency: ctx.currency,
       http: ctx.http,
+      web: ctx.web,
       drafting: ctx.drafting,
       warn,
       needsReview: (reason) => review.push(reason),

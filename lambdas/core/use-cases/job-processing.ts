@@ -1,6 +1,7 @@
 import { type BuiltCatalog, buildCatalog } from '../catalog/build-catalog';
 import { CatalogError, SourceTooLargeError } from '../catalog/errors';
 import type { SourceInput } from '../catalog/read-source';
+import { DEFAULT_WEB_SETTINGS, type WebSourceSettings } from '../catalog/web/limits';
 import { catalogJsonChunks } from '../catalog/writer';
 import { ConflictError, NotFoundError } from '../errors';
 import type { JobRecord } from '../model';
@@ -36,6 +37,8 @@ export interface JobProcessingDeps {
   readonly http: OutboundHttp;
   readonly queue: WorkQueue;
   readonly clock: Clock;
+  /** Bounds and User-Agent of web sources (SPEC 5.2, 9); the documented defaults when absent. */
+  readonly webSources?: WebSourceSettings;
   /** OCR for photographed menus and scanned PDF pages (SPEC 5.2 drafts); absent: PDF text layers only. */
   readonly recognizer?: TextRecognizer;
   readonly rasterizer?: PageRasterizer;
@@ -126,7 +129,11 @@ const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: strin
     .request({
       url: source,
       method: 'GET',
-      headers: { accept: 'text/csv, application/json, */*;q=0.5' },
+      // The service names itself to the merchant's site from the first request on (SPEC 5.2 web sources).
+      headers: {
+        accept: 'text/csv, application/json, */*;q=0.5',
+        'user-agent': (deps.webSources ?? DEFAULT_WEB_SETTINGS).userAgent,
+      },
       timeoutMs: SOURCE_TIMEOUT_MS,
       maxBytes: LIMITS.sourceFileBytes,
       followRedirects: true,
@@ -213,6 +220,7 @@ const build = async (deps: JobProcessingDeps, job: JobRecord, delivery: Delivery
     drafting: drafts,
     now: deps.clock.now(),
     lastAttempt: delivery.attempt >= delivery.maxAttempts,
+    web: deps.webSources,
   }).finally(() => drafts.release());
   const review = [
     ...(job.jobData.instructions?.trim() ? ['the job carries instructions for the operations team'] : []),

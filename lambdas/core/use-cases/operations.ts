@@ -77,6 +77,7 @@ const sourceViews = (job: JobRecord, review: DraftReview | null) =>
       content_type: reviewed?.content_type ?? null,
       size_bytes: reviewed?.size_bytes ?? null,
       pages: reviewed?.pages ?? null,
+      web_pages: reviewed?.web_pages ?? null,
       view_path: `/v1/ops/jobs/${job.id}/sources/${index}`,
       viewable: isUuid(source) || reviewed?.copied === true,
     };

@@ -1,5 +1,6 @@
 import { QUEUES } from '../../../lib/resources';
 import { GuardedHttp } from '../../adapters/guarded-http';
+import { DEFAULT_WEB_LIMITS, webUserAgent } from '../../core/catalog/web/limits';
 import { jobMessageSchema } from '../../core/messages';
 import { type JobProcessingDeps, processJob } from '../../core/use-cases/job-processing';
 import { loadConfig } from '../../shared/config';
@@ -22,7 +23,7 @@ export type JobWorkerDeps = Pick<
   AppDeps,
   'jobs' | 'files' | 'exports' | 'uploads' | 'catalogs' | 'http' | 'queue' | 'clock' | 'logger' | 'metrics'
 > &
-  Pick<JobProcessingDeps, 'recognizer' | 'rasterizer'>;
+  Pick<JobProcessingDeps, 'recognizer' | 'rasterizer' | 'webSources'>;
 
 const OUTCOME_METRIC = {
   completed: METRIC.jobsCompleted,
@@ -62,6 +63,7 @@ export const handler = lazy(() => {
     catalogs: streamingObjectStore(config, 'catalogs'),
     http: new GuardedHttp({ allowLoopback: config.allowLoopbackUrls }),
     queue: workQueue(config),
+    webSources: { limits: DEFAULT_WEB_LIMITS, userAgent: webUserAgent(config.webContactUrl) },
     // OCR and PDF rendering for drafts (SPEC 5.2), started on the first image.
     ...draftingAdapters(config.moduleRoot),
   });

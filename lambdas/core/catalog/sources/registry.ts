@@ -1,9 +1,9 @@
 import { CatalogSourceError } from '../errors';
 import { csvReader } from './csv';
+import { htmlReader } from './html';
 import { imageReader } from './image';
 import { jsonReader } from './json';
 import { pdfReader } from './pdf';
-import { reviewOnlyReader } from './review-only';
 import { isOle } from './signatures';
 import type { SourceReader } from './types';
 import { xlsxReader } from './xlsx';
@@ -13,14 +13,6 @@ import { xlsxReader } from './xlsx';
  * are tried in this order, then content types and extensions, then each text format's sniff. A new format
  * is one file exporting a `SourceReader`, listed here.
  */
-
-export const htmlReader = reviewOnlyReader('html', {
-  what: 'a web page',
-  textual: true,
-  contentTypes: ['text/html', 'application/xhtml+xml'],
-  extensions: ['html', 'htm'],
-  sniffText: (text) => /^<(!doctype html|html|head|body)\b/i.test(text),
-});
 
 /** An XML document (a Google Merchant Center or Meta RSS/Atom feed, …), by its first characters. */
 const isXml = (head: Uint8Array): boolean =>

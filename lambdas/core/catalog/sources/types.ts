@@ -3,6 +3,7 @@ import type { JobType, Language } from '../../schemas/job';
 import type { Draft } from '../draft';
 import type { DraftingServices } from '../drafts/drafting';
 import type { WarningInput } from '../warnings';
+import type { WebJobContext } from '../web/web-session';
 
 /**
  * The seam between sources and the rest of the pipeline (SPEC 5.2). A source format is one
@@ -118,6 +119,8 @@ export interface ReadContext {
   readonly currency: string;
   /** Outbound requests (online store readers page through an API); always the guarded client. */
   readonly http?: OutboundHttp;
+  /** The job's bounds on fetching web pages and store APIs, shared by its web sources (web/web-session.ts). */
+  readonly web?: WebJobContext;
   /** OCR engines and review records for the PDF and photo readers (drafts/drafting.ts). */
   readonly drafting?: DraftingServices;
   /** A value, row or part of the source that could not be used; `source` defaults to this source. */

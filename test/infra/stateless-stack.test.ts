@@ -91,6 +91,17 @@ describe('functions', () => {
     },
   );
 
+  it.each(definitions.map((d) => d.name))(
+    '%s keeps source maps in NODE_OPTIONS; only the job worker caps the young generation there',
+    (name) => {
+      const variables = (functionProps(name).Environment as { Variables: Record<string, unknown> }).Variables;
+      const options = String(variables.NODE_OPTIONS).split(' ');
+      expect(options).toContain('--enable-source-maps');
+      const semiSpace = options.filter((o) => o.startsWith('--max-semi-space-size'));
+      expect(semiSpace).toEqual(name === 'job-worker' ? ['--max-semi-space-size=16'] : []);
+    },
+  );
+
   it('points CALLBACKS_DLQ_URL at the callbacks dead-letter queue', () => {
     const { stateful } = synthesized();
     const variables = (functionProps('callback-worker').Environment as { Variables: Record<string, unknown> })

@@ -103,11 +103,14 @@ export class CatalogAssembler {
     return this.items.length;
   }
 
+  /** Warnings about one draft, naming its source and row. */
+  private warnFor(source: string, row: number | null): DraftWarn {
+    // Returned, not bound to a name: a bundle built with --keep-names would name every such function
+    // (Object.defineProperty), once per draft.
+    return (column, code, message) => this.options.warn({ source, row, column, code, message });
+  }
+
   add(draft: Draft, fallbackSource: string): void {
-    const source = draft.provenance?.source ?? fallbackSource;
-    const row = draft.provenance?.row ?? null;
-    const warn: DraftWarn = (column, code, message) =>
-      this.options.warn({ source, row, column, code, message });
     if (draft.kind === 'category') {
       const path = draft.path.map((s) => s.trim()).filter(Boolean);
       if (path.length === 0) return;
@@ -115,6 +118,7 @@ export class CatalogAssembler {
       if (draft.externalId) category.external_id = draft.externalId;
       return;
     }
+    const warn = this.warnFor(draft.provenance?.source ?? fallbackSource, draft.provenance?.row ?? null);
     const checked = checkDraft(draft, warn);
     if (checked !== null) this.addItem(draft, checked, warn);
   }

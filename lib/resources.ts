@@ -69,21 +69,11 @@ export type ConsumerName = 'job-worker' | 'export-worker' | 'callback-worker';
  * V8's semi-space, in MB, for consumers that hold large documents: the young generation is three of them.
  * Node 24 sizes it from the machine's memory (64 MB semi-spaces, a 192 MB young generation, on a 24 GB
  * machine or in a worker thread), and a catalog build fills it: a 100,000-row menu CSV peaks at ~290 MB RSS
- * by default, ~220 MB with 16 (bench/parse-csv.ts), for a few percent more CPU in scavenges. Applied to the
- * job worker's NODE_OPTIONS in AWS (lib/aws/stateless-stack.ts) and to its thread locally (resourceLimits,
- * lib/local/consumer-thread.ts). Beware: a --max-semi-space-size on node's command line wins over
- * NODE_OPTIONS, and Lambda's Node start script has passed one of its own (memory / 20); whether it still
- * does is seen in a deployed function's v8.getHeapStatistics().heap_size_limit.
+ * by default, ~220 MB with 16 (bench/parse-csv.ts), for no more CPU. Applied to the job worker's
+ * NODE_OPTIONS in AWS (lib/aws/functions.ts nodeOptions) and to its thread locally (resourceLimits,
+ * lib/local/consumer-thread.ts).
  */
 export const CONSUMER_SEMI_SPACE_MB: Partial<Record<ConsumerName, number>> = { 'job-worker': 16 };
-
-/** A function's NODE_OPTIONS in AWS: source maps (readable stack traces), and its semi-space if it has one. */
-export const functionNodeOptions = (functionName: string): string => {
-  const semiSpace = CONSUMER_SEMI_SPACE_MB[functionName as ConsumerName];
-  return semiSpace === undefined
-    ? '--enable-source-maps'
-    : `--enable-source-maps --max-semi-space-size=${semiSpace}`;
-};
 
 export interface QueueDefinition {
   readonly id: string;

@@ -4,8 +4,8 @@ import type {
   Clock,
   DownloadResponse,
   ObjectStore,
+  PresignedUpload,
   SignedUrl,
-  UploadForm,
   WrittenObject,
 } from '../core/ports';
 import { translateAwsErrors } from './aws-errors';
@@ -76,7 +76,7 @@ export class S3ObjectStore implements ObjectStore {
     contentType: string,
     expiresInSeconds: number,
     maxBytes: number,
-  ): Promise<UploadForm> {
+  ): Promise<PresignedUpload> {
     const credentials = await this.location.credentials();
     const fields = postPolicyFields({
       bucket: this.location.bucket,
@@ -88,10 +88,17 @@ export class S3ObjectStore implements ObjectStore {
       credentials,
       now: this.clock.now(),
     });
-    const url = this.location.formEndpoint
-      ? `${this.location.formEndpoint.replace(/\/+$/, '')}/${this.location.bucket}`
-      : `${this.http.endpoint}/`;
-    return { url, fields, maxBytes, expiresAt: this.expiry(expiresInSeconds) };
+    const formEndpoint = this.location.formEndpoint?.replace(/\/+$/, '');
+    const url = formEndpoint ? `${formEndpoint}/${this.location.bucket}` : `${this.http.endpoint}/`;
+    // The PUT of SPEC 3.3. S3 cannot bound a presigned PUT's size, so the service checks it when it reads the
+    // file (file_too_large, source_too_large); the local runtime's upload server refuses it at upload.
+    const putTarget = formEndpoint
+      ? `${formEndpoint}/${this.location.bucket}/${escapeKey(key)}`
+      : `${this.http.endpoint}/${escapeKey(key)}`;
+    const putUrl = await translateAwsErrors('sign upload url', () =>
+      this.http.presign(putTarget, expiresInSeconds, 'PUT'),
+    );
+    return { putUrl, url, fields, maxBytes, expiresAt: this.expiry(expiresInSeconds) };
   }
 
   /** `response` sets the Content-Type and an inline Content-Disposition S3 answers the GET with (signed too). */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { DownloadResponse, ObjectStore, SignedUrl, UploadForm, WrittenObject } from '../core/ports';
+import type { DownloadResponse, ObjectStore, PresignedUpload, SignedUrl, WrittenObject } from '../core/ports';
 import { translateAwsErrors } from './aws-errors';
 import type { S3ObjectStore } from './s3-object-store';
 
@@ -21,7 +21,12 @@ export class S3StreamingStore implements ObjectStore {
     private readonly bucket: string,
   ) {}
 
-  presignUpload(key: string, contentType: string, seconds: number, maxBytes: number): Promise<UploadForm> {
+  presignUpload(
+    key: string,
+    contentType: string,
+    seconds: number,
+    maxBytes: number,
+  ): Promise<PresignedUpload> {
     return this.store.presignUpload(key, contentType, seconds, maxBytes);
   }
 

@@ -166,10 +166,13 @@ export interface WrittenObject {
 }
 
 /**
- * A presigned upload (SPEC 3.3, 9): the client POSTs multipart/form-data to `url` with `fields` first and the
- * file last. The store refuses a body over `maxBytes`, a different key or Content-Type, or a late one.
+ * A presigned upload (SPEC 3.3, 9), two ways to the same object until `expiresAt`: `putUrl`, where the client
+ * PUTs the bytes (SPEC 3.3), and the form at `url` with `fields`, which the client POSTs as multipart/form-data
+ * (fields first, the file last) and which the store itself refuses over `maxBytes`, with another key or
+ * Content-Type, or late.
  */
-export interface UploadForm {
+export interface PresignedUpload {
+  readonly putUrl: string;
   readonly url: string;
   readonly fields: Readonly<Record<string, string>>;
   readonly maxBytes: number;
@@ -182,7 +185,7 @@ export interface ObjectStore {
     contentType: string,
     expiresInSeconds: number,
     maxBytes: number,
-  ): Promise<UploadForm>;
+  ): Promise<PresignedUpload>;
   /**
    * A GET URL for the object. `response` sets the Content-Type and an inline Content-Disposition (with
    * the file name) that the storage answers with, so a browser shows the object instead of saving it.

@@ -19,7 +19,7 @@ export interface StatefulStackProps extends StackProps {
   readonly maxReadRequestUnits?: number;
   readonly maxWriteRequestUnits?: number;
   /**
-   * Origins allowed to POST upload forms to the uploads bucket from a browser. None by default: clients upload
+   * Origins allowed to upload (POST forms, presigned PUTs) to the uploads bucket from a browser. None by default: clients upload
    * from their own programs (SPEC 3.3) and the operations console uploads nothing.
    */
   readonly uploadCorsOrigins?: readonly string[];
@@ -109,7 +109,7 @@ export class StatefulStack extends Stack {
       }
       if (key === 'uploads' && uploadOrigins.length > 0) {
         rules.push({
-          allowedMethods: [s3.HttpMethods.POST],
+          allowedMethods: [s3.HttpMethods.POST, s3.HttpMethods.PUT],
           allowedOrigins: [...uploadOrigins],
           allowedHeaders: ['*'],
           exposedHeaders: ['etag', 'location'],

@@ -47,14 +47,15 @@ export interface UploadedFile {
   readonly filename: string;
   readonly content_type: string;
   readonly upload_url: string | null;
-  /** The presigned form's fields, sent as they are before the file. */
-  readonly upload_fields?: Readonly<Record<string, string>> | null;
+  /** The presigned form: its fields are sent as they are before the file. */
+  readonly upload_form?: { readonly url: string; readonly fields: Readonly<Record<string, string>> } | null;
   readonly size_bytes: number | null;
 }
 
 /**
- * POST /v1/files, POST the bytes to upload_url as the presigned form (its fields, then the file: the store
- * checks the signed key, Content-Type and the 100 MB limit itself), then GET the file to see it `uploaded`.
+ * POST /v1/files, POST the bytes as the presigned form `upload_form` (its fields, then the file: the store
+ * checks the signed key, Content-Type and the 100 MB limit itself; a service without the form gets a PUT to
+ * `upload_url`), then GET the file to see it `uploaded`.
  */
 export const uploadFile = async (
   api: ApiClient,
@@ -69,15 +70,20 @@ export const uploadFile = async (
   const created = await api.request<UploadedFile>('POST', '/v1/files', {
     body: { filename: path.basename(filePath), content_type: contentType },
   });
-  const uploadUrl = created.body.upload_url;
-  if (!uploadUrl) throw new CliError(`the service gave no upload_url for file ${created.body.id}`);
+  const { upload_form: uploadForm, upload_url: putUrl } = created.body;
+  if (!uploadForm && !putUrl)
+    throw new CliError(`the service gave no upload_url for file ${created.body.id}`);
   const bytes = await readFile(filePath);
-  const form = new FormData();
-  for (const [name, value] of Object.entries(created.body.upload_fields ?? {})) form.append(name, value);
-  form.append('file', new Blob([bytes], { type: contentType }), path.basename(filePath));
   let posted: Response;
   try {
-    posted = await fetch(uploadUrl, { method: 'POST', body: form });
+    if (uploadForm) {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(uploadForm.fields)) form.append(name, value);
+      form.append('file', new Blob([bytes], { type: contentType }), path.basename(filePath));
+      posted = await fetch(uploadForm.url, { method: 'POST', body: form });
+    } else {
+      posted = await fetch(putUrl!, { method: 'PUT', body: bytes, headers: { 'content-type': contentType } });
+    }
   } catch (error) {
     throw new CliError(
       `uploading ${filePath} failed: ${error instanceof Error ? error.message : String(error)}`,

@@ -5,6 +5,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { ChangeMessageVisibilityBatchCommand, ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import dynalite from 'dynalite';
 import { type FauxqsServer, startFauxqs } from 'fauxqs';
+import { LIMITS } from '../../lambdas/core/schemas/job';
 import {
   DATA_DIR_ENTRIES,
   type DataDirLock,
@@ -159,6 +160,7 @@ export const startEmulators = async (options: EmulatorOptions = {}): Promise<Emu
       }),
       secrets: { [credentials.accessKeyId]: credentials.secretAccessKey },
       port: await freeOrAny(remembered.uploadForm),
+      maxPutBytes: LIMITS.sourceFileBytes,
     });
     if (dataDir) {
       writeMeta(dataDir, {

@@ -1,17 +1,20 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import Busboy from 'busboy';
 import { policySignature } from '../../lambdas/adapters/s3-post-policy';
+import { S3Error as FormError, sendS3Error as send } from './s3-error';
+import { receivePut } from './upload-put';
 
 /**
  * S3's POST object (browser-based uploads with a signed policy), which the S3 emulator (fauxqs) does not
  * implement: a small server that checks a form exactly as S3 does before it stores anything — the policy's
  * signature (SigV4) and expiry, every condition (`eq`, `starts-with`, exact fields, `bucket`), no field left
  * uncovered, and `content-length-range` on the file as its bytes arrive (400 EntityTooLarge past the
- * maximum, the upload cut off there) — and then puts the object into the emulator. Answers are S3's: 204 on
- * success, XML errors with S3's codes otherwise.
+ * maximum, the upload cut off there) — and then puts the object into the emulator. It also takes the
+ * presigned PUTs of the same uploads (upload-put.ts), bounded by `maxPutBytes`. Answers are S3's: 204 (a
+ * form) or 200 (a PUT) on success, XML errors with S3's codes otherwise.
  */
 export interface UploadFormOptions {
   readonly s3: S3Client;
@@ -20,6 +23,8 @@ export interface UploadFormOptions {
   readonly now?: () => Date;
   /** 0 (the default) picks a free port; a remembered one keeps forms signed before a restart valid. */
   readonly port?: number;
+  /** The largest presigned PUT accepted (SPEC 9: 100 MB); S3 has no such bound, the local runtime does. */
+  readonly maxPutBytes: number;
 }
 
 export interface UploadFormServer {
@@ -28,26 +33,7 @@ export interface UploadFormServer {
   stop(): Promise<void>;
 }
 
-class FormError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 type Condition = Record<string, unknown> | unknown[];
-
-const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
-
-const send = (res: ServerResponse, error: FormError) => {
-  res.writeHead(error.status, { 'content-type': 'application/xml' });
-  res.end(
-    `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${error.code}</Code><Message>${xmlEscape(error.message)}</Message></Error>`,
-  );
-};
 
 const denied = (why: string) => new FormError(403, 'AccessDenied', `Invalid according to Policy: ${why}`);
 
@@ -201,15 +187,20 @@ export const startUploadForms = async (options: UploadFormOptions): Promise<Uplo
     const bucket = decodeURIComponent(
       new URL(req.url ?? '/', 'http://localhost').pathname.split('/')[1] ?? '',
     );
-    if (req.method !== 'POST' || !bucket) {
+    if (!bucket || (req.method !== 'POST' && req.method !== 'PUT')) {
       req.resume();
       return send(
         res,
-        new FormError(405, 'MethodNotAllowed', 'Only POST /<bucket> (an upload form) is served here.'),
+        new FormError(
+          405,
+          'MethodNotAllowed',
+          'Only POST /<bucket> (an upload form) and PUT /<bucket>/<key> (a presigned PUT) are served here.',
+        ),
       );
     }
     try {
-      const upload = await receive(req, bucket, options);
+      const upload =
+        req.method === 'PUT' ? await receivePut(req, options) : await receive(req, bucket, options);
       await options.s3.send(
         new PutObjectCommand({
           Bucket: bucket,
@@ -218,9 +209,12 @@ export const startUploadForms = async (options: UploadFormOptions): Promise<Uplo
           ContentType: upload.contentType,
         }),
       );
-      res.writeHead(204, { location: `/${bucket}/${upload.key}` });
+      if (req.method === 'PUT') {
+        res.writeHead(200, { etag: `"${createHash('md5').update(upload.body).digest('hex')}"` });
+      } else res.writeHead(204, { location: `/${bucket}/${upload.key}` });
       res.end();
     } catch (error) {
+      // The rest of a refused body is read and dropped, so that the client reads the answer.
       req.resume();
       if (error instanceof FormError) return send(res, error);
       return send(

@@ -277,17 +277,24 @@ const pendingFile = {
   state: 'pending',
   filename: 'menu.csv',
   content_type: 'text/csv',
-  upload_url: 'https://catalogjobsstateful-uploads1a2b3c4d-5e6f7g8h9i0j.s3.eu-west-1.amazonaws.com/',
-  upload_fields: {
-    'Content-Type': 'text/csv',
-    bucket: 'catalogjobsstateful-uploads1a2b3c4d-5e6f7g8h9i0j',
-    'X-Amz-Algorithm': 'AWS4-HMAC-SHA256',
-    'X-Amz-Credential': 'ASIA.../20260115/eu-west-1/s3/aws4_request',
-    'X-Amz-Date': '20260115T093000Z',
-    'X-Amz-Security-Token': 'IQoJb3JpZ2luX2VjE...',
-    key: 'uploads/dev/9d4b2f17-6e8a-4c05-b3d1-0a7e5c2f8b96',
-    Policy: 'eyJleHBpcmF0aW9uIjoiMjAyNi0wMS0xNVQwOTo0NTowMFoiLCJjb25kaXRpb25zIjpbXX0=',
-    'X-Amz-Signature': '5f0c0b7e...',
+  upload_url:
+    'https://catalogjobsstateful-uploads1a2b3c4d-5e6f7g8h9i0j.s3.eu-west-1.amazonaws.com/uploads/dev/' +
+    '9d4b2f17-6e8a-4c05-b3d1-0a7e5c2f8b96?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=ASIA...' +
+    '%2F20260115%2Feu-west-1%2Fs3%2Faws4_request&X-Amz-Date=20260115T093000Z&X-Amz-Expires=900' +
+    '&X-Amz-SignedHeaders=host&X-Amz-Security-Token=IQoJb3JpZ2luX2VjE...&X-Amz-Signature=9a1c...',
+  upload_form: {
+    url: 'https://catalogjobsstateful-uploads1a2b3c4d-5e6f7g8h9i0j.s3.eu-west-1.amazonaws.com/',
+    fields: {
+      'Content-Type': 'text/csv',
+      bucket: 'catalogjobsstateful-uploads1a2b3c4d-5e6f7g8h9i0j',
+      'X-Amz-Algorithm': 'AWS4-HMAC-SHA256',
+      'X-Amz-Credential': 'ASIA.../20260115/eu-west-1/s3/aws4_request',
+      'X-Amz-Date': '20260115T093000Z',
+      'X-Amz-Security-Token': 'IQoJb3JpZ2luX2VjE...',
+      key: 'uploads/dev/9d4b2f17-6e8a-4c05-b3d1-0a7e5c2f8b96',
+      Policy: 'eyJleHBpcmF0aW9uIjoiMjAyNi0wMS0xNVQwOTo0NTowMFoiLCJjb25kaXRpb25zIjpbXX0=',
+      'X-Amz-Signature': '5f0c0b7e...',
+    },
   },
   upload_expires_at: '2026-01-15T09:45:00.000Z',
   size_bytes: null,
@@ -304,7 +311,7 @@ export const fileExamples: Record<string, Example> = {
       ...pendingFile,
       state: 'uploaded',
       upload_url: null,
-      upload_fields: null,
+      upload_form: null,
       upload_expires_at: null,
       size_bytes: 2741,
     },

@@ -49,9 +49,9 @@ export const TAGS = [
   {
     name: 'Files',
     description:
-      'Upload a catalog source from your machine: register it, POST the file to `upload_url` as a form with ' +
-      '`upload_fields`, then use its id in `catalog_sources`. Files up to 100 MB: a larger one is refused ' +
-      'by the upload itself.',
+      'Upload a catalog source from your machine: register it, PUT the file to `upload_url` (or POST it ' +
+      'as the form `upload_form`), then use its id in `catalog_sources`. Files up to 100 MB: the form is ' +
+      'refused over it by the upload itself, a larger PUT when the file is used.',
   },
   {
     name: 'Operations',
@@ -299,11 +299,13 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     summary: 'Create a file upload',
     tag: 'Files',
     description:
-      'Registers a catalog source to upload. POST it to `upload_url` as `multipart/form-data` (a presigned ' +
-      'S3 upload form, valid 15 minutes, no Authorization header): every field of `upload_fields` as it is, ' +
-      'then the file as the last field, `file` (`curl -F key=... -F Policy=... -F file=@menu.csv`). The ' +
-      'store answers 204; it refuses a file over 100 MB (400 `EntityTooLarge`) or after 15 minutes (403). ' +
-      'GET the file to see it `uploaded`, then put its `id` in a job’s `catalog_sources`.',
+      'Registers a catalog source to upload, valid 15 minutes, two ways (no Authorization header either ' +
+      'way): PUT the bytes to `upload_url` (a presigned S3 URL: `curl -T menu.csv "$upload_url"`; the store ' +
+      'answers 200), or POST `upload_form.url` as `multipart/form-data` with every field of ' +
+      '`upload_form.fields` as it is, then the file as the last field, `file` (the store answers 204). The ' +
+      'form is refused over 100 MB by the store itself (400 `EntityTooLarge`); a PUT over 100 MB is refused ' +
+      'when the file is used (`file_too_large`). Both are refused after 15 minutes (403). GET the file to ' +
+      'see it `uploaded`, then put its `id` in a job’s `catalog_sources`.',
     body: {
       schema: 'CreateFileRequest',
       description: 'The file’s name and media type.',
@@ -311,7 +313,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     },
     success: {
       status: 201,
-      description: 'Created: the file `pending`, with its `upload_url` and `upload_fields`.',
+      description: 'Created: the file `pending`, with its `upload_url` and `upload_form`.',
       schema: 'File',
       examples: { pending: fileCreatedExample },
       location: true,
@@ -328,7 +330,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     tag: 'Files',
     description:
       'The file: `uploaded` with `size_bytes` once its bytes are in place. While it is `pending` and its ' +
-      'upload form has not expired, `upload_fields` are signed again.',
+      'upload has not expired, `upload_url` and `upload_form` are signed again.',
     idParam: 'The file id.',
     success: { status: 200, description: 'The file.', schema: 'File', examples: fileExamples },
     errors: [notFound('No file of yours has this id')],

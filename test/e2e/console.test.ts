@@ -59,7 +59,12 @@ const upload = async (filename: string, contentType: string, bytes: Buffer): Pro
     body: JSON.stringify({ filename, content_type: contentType }),
   });
   expect(created.status).toBe(201);
-  const posted = await postUploadForm(created.json.upload_url, created.json.upload_fields, bytes, filename);
+  const posted = await postUploadForm(
+    created.json.upload_form.url,
+    created.json.upload_form.fields,
+    bytes,
+    filename,
+  );
   expect(posted.status).toBe(204);
   expect((await service.request(`/v1/files/${created.json.id}`)).json.state).toBe('uploaded');
   return created.json.id;

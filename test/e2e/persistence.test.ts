@@ -107,8 +107,8 @@ describe('npm start keeps its state across a crash', () => {
     });
     expect(file.status).toBe(201);
     const posted = await postUploadForm(
-      file.json.upload_url,
-      file.json.upload_fields,
+      file.json.upload_form.url,
+      file.json.upload_form.fields,
       UPLOADED_CSV,
       'menu.csv',
     );

@@ -27,10 +27,10 @@ import type {
   OutboxEntry,
   OutboxReader,
   Page,
+  PresignedUpload,
   SignedUrl,
   StoredResponse,
   Transition,
-  UploadForm,
   WebhookSecret,
   WorkQueue,
   WrittenObject,
@@ -361,9 +361,16 @@ export class FakeObjectStore implements ObjectStore {
     contentType: string,
     seconds: number,
     maxBytes: number,
-  ): Promise<UploadForm> {
+  ): Promise<PresignedUpload> {
     const { url, expiresAt } = this.signed('', 'post', seconds);
-    return { url, fields: { key, 'Content-Type': contentType, Policy: randomUUID() }, maxBytes, expiresAt };
+    const putUrl = this.signed(key, 'put', seconds).url;
+    return {
+      putUrl,
+      url,
+      fields: { key, 'Content-Type': contentType, Policy: randomUUID() },
+      maxBytes,
+      expiresAt,
+    };
   }
   async presignDownload(key: string, seconds: number, response?: DownloadResponse): Promise<SignedUrl> {
     const signed = this.signed(key, 'get', seconds);

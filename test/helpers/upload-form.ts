@@ -1,6 +1,6 @@
 /**
  * Uploads bytes as a client does with the service's presigned form (SPEC 3.3): multipart/form-data to
- * `upload_url`, every field of `upload_fields` first, the file last.
+ * `upload_form.url`, every field of `upload_form.fields` first, the file last.
  */
 export const postUploadForm = (
   url: string,

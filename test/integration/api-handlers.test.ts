@@ -153,7 +153,12 @@ describe('jobs against the emulators', () => {
     );
     expect(early.json.errors[0].code).toBe('file_not_uploaded');
     const csv = 'category,name,price\nMains,Burger,9.50\n';
-    const posted = await postUploadForm(file.json.upload_url, file.json.upload_fields, csv, 'menu.csv');
+    const posted = await postUploadForm(
+      file.json.upload_form.url,
+      file.json.upload_form.fields,
+      csv,
+      'menu.csv',
+    );
     expect(posted.status).toBe(204);
     const read = await call(
       makeGetFileHandler(deps),

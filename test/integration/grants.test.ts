@@ -139,7 +139,7 @@ describe('each function calls DynamoDB only as its role allows', () => {
     const getFile = makeGetFileHandler(over(recording(shared, read)));
     const get = apiEvent({ method: 'GET', pathParameters: { id: file.json.id }, clientId: client });
     await run(getFile, get);
-    await postUploadForm(file.json.upload_url, file.json.upload_fields, 'name,price\nTea,2\n');
+    await postUploadForm(file.json.upload_form.url, file.json.upload_form.fields, 'name,price\nTea,2\n');
     expect((await run(getFile, get)).json.state).toBe('uploaded');
     expectGranted('get-file', read);
   });
@@ -155,7 +155,7 @@ describe('each function calls DynamoDB only as its role allows', () => {
         clientId: client,
       }),
     );
-    await postUploadForm(file.json.upload_url, file.json.upload_fields, 'name,price\nTea,2\n');
+    await postUploadForm(file.json.upload_form.url, file.json.upload_form.fields, 'name,price\nTea,2\n');
     const { calls, of } = recorders();
     const depsOf = (name: string) => over(recording(shared, of(name)));
 

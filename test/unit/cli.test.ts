@@ -206,8 +206,11 @@ describe('catalog jobs', () => {
         body: {
           id: FILE_ID,
           state: 'pending',
-          upload_url: 'http://s3.test/uploads',
-          upload_fields: { key: 'uploads/dev/x', 'Content-Type': 'text/csv', Policy: 'cG9saWN5' },
+          upload_url: 'http://s3.test/uploads/dev/x?X-Amz-Signature=ab',
+          upload_form: {
+            url: 'http://s3.test/uploads',
+            fields: { key: 'uploads/dev/x', 'Content-Type': 'text/csv', Policy: 'cG9saWN5' },
+          },
           size_bytes: null,
         },
       })

@@ -317,6 +317,7 @@ describe('the response schemas', () => {
         uploadExpiresAt: '2026-11-22T10:15:00.000Z',
       },
       {
+        putUrl: 'https://catalog-uploads.s3.us-east-1.amazonaws.com/uploads/client-a/x?X-Amz-Signature=ab',
         url: 'https://catalog-uploads.s3.us-east-1.amazonaws.com/',
         fields: { key: 'uploads/client-a/x', 'Content-Type': 'text/csv', Policy: 'e30=' },
         maxBytes: 100 * 1024 * 1024,

@@ -58,6 +58,7 @@ describe('presigned upload form (POST policy)', () => {
 
     const form = await store().presignUpload(key, 'text/csv', 900, MAX);
     expect(form).toEqual({
+      putUrl: expect.any(String),
       url: expected.url,
       fields: expected.fields,
       maxBytes: MAX,
@@ -82,6 +83,29 @@ describe('presigned upload form (POST policy)', () => {
     expect(signature({ maxBytes: MAX + 1 })).not.toBe(original);
     expect(signature({ key: `${key}x` })).not.toBe(original);
     expect(signature({ contentType: 'text/html' })).not.toBe(original);
+  });
+});
+
+describe('presigned PUT (SPEC 3.3)', () => {
+  it('carries the signature the SDK presigner computes for the same PUT of the same key', async () => {
+    const url = new URL((await store().presignUpload(key, 'text/csv', 900, MAX)).putUrl);
+    expect(`${url.protocol}//${url.host}${url.pathname}`).toBe(
+      `https://${bucket}.s3.${region}.amazonaws.com/${key}`,
+    );
+    const query = Object.fromEntries(url.searchParams);
+    expect(query).toMatchObject({ 'X-Amz-Expires': '900', 'X-Amz-SignedHeaders': 'host' });
+    const presigned = await new S3RequestPresigner({ ...sdk().config }).presign(
+      {
+        method: 'PUT',
+        protocol: 'https:',
+        hostname: `${bucket}.s3.${region}.amazonaws.com`,
+        path: `/${key}`,
+        query: {},
+        headers: { host: `${bucket}.s3.${region}.amazonaws.com` },
+      },
+      { expiresIn: 900, signingDate: NOW },
+    );
+    expect(query).toEqual(presigned.query);
   });
 });
 

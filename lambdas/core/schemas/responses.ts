@@ -138,17 +138,22 @@ export const fileResourceSchema = z.strictObject({
     .nullable()
     .meta({
       description:
-        'Where to POST the bytes (a presigned S3 upload form, valid 15 minutes): `multipart/form-data` with ' +
-        'every field of `upload_fields`, then the file as the last field, `file`. A file over 100 MB is ' +
-        'refused. null once uploaded or expired.',
+        'Where to PUT the bytes (a presigned S3 URL, valid 15 minutes; no Authorization header). Files up to ' +
+        '100 MB: a larger one is refused when it is used (`file_too_large`). null once uploaded or expired.',
     }),
-  upload_fields: z
-    .record(z.string(), z.string())
+  upload_form: z
+    .strictObject({
+      url: z.url().meta({ description: 'Where to POST the form.' }),
+      fields: z.record(z.string(), z.string()).meta({
+        description:
+          'The fields to send, as they are, before the file (key, Content-Type, policy and signature).',
+      }),
+    })
     .nullable()
     .meta({
       description:
-        'The form fields to send, as they are, before the file (key, Content-Type, policy and signature). ' +
-        'null when `upload_url` is.',
+        'The same upload as a presigned POST form (`multipart/form-data`: every field, then the file as the ' +
+        'last field, `file`), which the store itself refuses over 100 MB. null when `upload_url` is.',
     }),
   upload_expires_at: timestamp.nullable(),
   size_bytes: int.nullable().meta({ description: 'null until uploaded. At most 100 MB.' }),

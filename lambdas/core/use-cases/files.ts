@@ -6,7 +6,7 @@ import {
   type IdGenerator,
   type ObjectStore,
   objectKeys,
-  type UploadForm,
+  type PresignedUpload,
 } from '../ports';
 import type { CreateFileRequest } from '../schemas/file';
 import { isUuid, LIMITS } from '../schemas/job';
@@ -29,7 +29,7 @@ export const createFile = async (
   deps: FileDeps,
   clientId: string,
   request: CreateFileRequest,
-): Promise<{ file: FileRecord; upload: UploadForm }> => {
+): Promise<{ file: FileRecord; upload: PresignedUpload }> => {
   const id = deps.ids.uuid();
   const objectKey = objectKeys.upload(clientId, id);
   const upload = await deps.uploads.presignUpload(
@@ -74,7 +74,7 @@ export const getFile = async (
   deps: FileDeps,
   clientId: string,
   id: string,
-): Promise<{ file: FileRecord; upload: UploadForm | null }> => {
+): Promise<{ file: FileRecord; upload: PresignedUpload | null }> => {
   const found = isUuid(id) ? await deps.files.get(clientId, id) : undefined;
   if (!found) throw new NotFoundError(`No file has the id ${id}.`);
   const file = await refreshUpload(deps, found);

@@ -61,9 +61,11 @@ export const sourceSummarySchema = z
       .nullable()
       .meta({
         description:
-          'How the columns were read: `shopify`, `square`, `woocommerce` (their exports, by header signature), ' +
-          '`generic` (by column aliases; also a catalog document); a web page: `schema_org`, `shopify_store`, ' +
-          '`woocommerce_store`, `html_draft` or `none`; null when the source was not read by machine.',
+          'How the source was read. A platform export, told by its header signature: `shopify`, `square`, ' +
+          '`woocommerce`, `bigcommerce`, `wix`, `squarespace`, `etsy`, `google_merchant`, `meta`, ' +
+          '`lightspeed`, `clover`, `toast`, `loyverse`; `generic` (by column aliases; also a catalog ' +
+          'document); a web page: `schema_org`, `shopify_store`, `woocommerce_store`, `html_draft` or `none`; ' +
+          'a drafted PDF or image: `text_layer` or `ocr`; null when the source was not read by machine.',
       }),
     columns: z.record(z.string(), z.string()).meta({ description: 'Column (header as written) → field.' }),
     ignored_columns: z.array(z.string()).meta({ description: 'Every column that was not read.' }),

@@ -23,6 +23,7 @@ import type {
   FileRepository,
   IdempotencyStore,
   IdGenerator,
+  ImageDecoder,
   JobRepository,
   ObjectStore,
   OutboundHttp,
@@ -64,6 +65,7 @@ export interface AppDeps {
    */
   readonly recognizer?: TextRecognizer;
   readonly rasterizer?: PageRasterizer;
+  readonly decoder?: ImageDecoder;
 }
 
 const systemClock: Clock = { now: () => new Date() };

@@ -1,4 +1,4 @@
-import type { PageRasterizer, TextRecognizer } from '../../ports';
+import type { ImageDecoder, PageRasterizer, TextRecognizer } from '../../ports';
 import type { DraftItem } from './draft-item';
 import type { DraftLimits } from './read-draft';
 
@@ -11,6 +11,7 @@ import type { DraftLimits } from './read-draft';
 export interface DraftingServices {
   readonly recognizer?: TextRecognizer;
   readonly rasterizer?: PageRasterizer;
+  readonly decoder?: ImageDecoder;
   readonly limits?: DraftLimits;
   /** Keeps a copy of the source's bytes for review. */
   keepCopy(

@@ -214,9 +214,9 @@ export const FUNCTION_SETTINGS = {
   authorizer: { timeoutSeconds: 10, memoryMb: 512 },
   scheduled: { timeoutSeconds: 120, memoryMb: 512 },
   // The job worker holds the catalog it builds (about 2 KB per item: 200,000 items need ~0.5 GB of heap),
-  // and drafts PDF and photo menus: a source read whole (up to 100 MB), the OCR worker (a few hundred MB for
-  // a phone photo; images over 40 MP are refused) and a scanned page drawn at 4 MP. 3008 MB also buys close
-  // to two vCPUs, which OCR and PDF parsing use.
+  // and drafts PDF and photo menus: a source read whole (up to 100 MB), a photo decoded whole (4 bytes a
+  // pixel; images over 100 MP are refused) and read by the OCR worker at about 6 MP, a scanned page drawn at
+  // 6 MP. 3008 MB also buys close to two vCPUs, which OCR and PDF parsing use.
   consumerMemoryMb: { 'job-worker': 3008, 'export-worker': 1024, 'callback-worker': 512 } satisfies Record<
     ConsumerName,
     number

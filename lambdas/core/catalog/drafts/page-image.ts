@@ -1,4 +1,5 @@
 import type { GrayImage, OcrPage, QuarterTurns } from '../../ports';
+import type { PhotoFormat } from '../sources/signatures';
 import { median } from './text-runs';
 
 /**
@@ -52,6 +53,25 @@ export const orientationOf = (tag: number | undefined): Orientation => {
       return { quarterTurns: 0, mirrored: false };
   }
 };
+
+/** Formats Tesseract decodes itself (Leptonica): the bytes can go to the OCR as they are. */
+export const OCR_NATIVE_FORMATS: readonly PhotoFormat[] = ['jpeg', 'png', 'webp'];
+
+/**
+ * Whether a photo must be decoded (and turned, scaled) before OCR, or goes to Tesseract as it is: a format
+ * Tesseract does not read, an EXIF orientation other than upright (Tesseract ignores it), or more pixels than
+ * the first read takes (a 12 MP phone photo: read whole it takes twice the time and memory). A small
+ * upright JPEG, PNG or WebP goes as it is: measured with `npm run bench:drafts`, Tesseract reads those as
+ * well or better straight from the file (its own binarisation of the colour image).
+ */
+export const needsDecoding = (photo: {
+  readonly format: PhotoFormat;
+  readonly pixels: number;
+  readonly orientation?: number;
+}): boolean =>
+  !OCR_NATIVE_FORMATS.includes(photo.format) ||
+  (photo.orientation !== undefined && photo.orientation !== 1) ||
+  photo.pixels > FIRST_READ_PIXELS;
 
 /** The size of a picture of `width` × `height` stored pixels once turned by `quarterTurns`. */
 export const turnedSize = (

@@ -6,9 +6,9 @@ import type { DraftResult, DraftWarning } from './draft-item';
 import { rebuildLines } from './layout';
 import { draftMenu } from './menu-draft';
 import { OcrError, ocrLanguages, ocrRuns } from './ocr';
-import { FIRST_READ_PIXELS } from './page-image';
+import { FIRST_READ_PIXELS, needsDecoding, OCR_NATIVE_FORMATS } from './page-image';
 import { openPdf } from './pdf-text';
-import { OCR_NATIVE_FORMATS, type PageReading, readPageImage } from './read-image';
+import { type PageReading, readPageImage } from './read-image';
 import type { PageGeometry, TextRun } from './text-runs';
 
 /**
@@ -86,13 +86,18 @@ export const draftSource = async (
   const pages: PageGeometry[] = [];
   const runs: TextRun[] = [];
   const { languages, exact } = ocrLanguages(input.language);
-  const ocr = async (image: Uint8Array, format: PhotoFormat): Promise<PageReading> => {
+  const ocr = async (image: Uint8Array, photo: Photo): Promise<PageReading> => {
     if (!deps.recognizer) throw new OcrError('no OCR engine in this runtime', 'unavailable');
     return readPageImage(
       image,
-      format,
+      photo.format,
       { recognizer: deps.recognizer, decoder: deps.decoder },
-      { languages, timeoutMs: limits.ocrPageTimeoutMs, maxOcrPixels: limits.maxOcrPixels },
+      {
+        languages,
+        timeoutMs: limits.ocrPageTimeoutMs,
+        maxOcrPixels: limits.maxOcrPixels,
+        decode: needsDecoding(photo),
+      },
     );
   };
   let usedOcr = false;
@@ -110,7 +115,7 @@ export const draftSource = async (
       });
     } else {
       try {
-        const { page: read, view, pages: images } = await ocr(input.bytes, photo.format);
+        const { page: read, view, pages: images } = await ocr(input.bytes, photo);
         usedOcr = true;
         pages.push({
           page: 1,
@@ -152,13 +157,20 @@ export const draftSource = async (
  * A photo's format and its size in pixels (from its header: nothing decoded yet); undefined when it is no
  * image the OCR reads or its header cannot be read.
  */
-const photoSize = (bytes: Uint8Array): { format: PhotoFormat; pixels: number } | undefined => {
+interface Photo {
+  readonly format: PhotoFormat;
+  readonly pixels: number;
+  /** EXIF Orientation (JPEG), 1–8. */
+  readonly orientation?: number;
+}
+
+const photoSize = (bytes: Uint8Array): Photo | undefined => {
   const format = sniffPhotoFormat(bytes);
   if (!format) return undefined;
   try {
     const size = imageSize(bytes);
     const pixels = (size.width ?? 0) * (size.height ?? 0);
-    return pixels > 0 ? { format, pixels } : undefined;
+    return pixels > 0 ? { format, pixels, orientation: size.orientation } : undefined;
   } catch {
     return undefined;
   }
@@ -173,7 +185,7 @@ interface Collected {
 const readPdf = async (
   input: DraftSourceInput,
   limits: DraftLimits,
-  ocr: (image: Uint8Array, format: PhotoFormat) => Promise<PageReading>,
+  ocr: (image: Uint8Array, photo: Photo) => Promise<PageReading>,
   rasterizer: PageRasterizer | undefined,
   out: Collected,
 ): Promise<boolean> => {
@@ -217,7 +229,7 @@ const readPdf = async (
       }
       ocrPages++;
       try {
-        const { page: read, view } = await ocr(image, 'png');
+        const { page: read, view } = await ocr(image, { format: 'png', pixels: limits.rasterPixels });
         // Back to the page's own units (points), so that sizes compare with the text pages of the same PDF;
         // the page as read may be turned (a sideways scan), which `view` takes back for the reviewer.
         const drawn = view ? text.width / view.width : text.width / read.width;

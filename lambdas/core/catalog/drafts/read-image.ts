@@ -4,6 +4,7 @@ import { OcrError } from './ocr';
 import {
   firstReadScale,
   isWeakRead,
+  OCR_NATIVE_FORMATS,
   type ReadStrength,
   readStrength,
   readsBetter,
@@ -36,6 +37,8 @@ export interface PageImageOptions {
   readonly timeoutMs: number;
   /** Largest image handed to the OCR (memory and time of one read). */
   readonly maxOcrPixels: number;
+  /** False: the bytes go to the OCR as they are, decoder or not (page-image.ts `needsDecoding`). */
+  readonly decode?: boolean;
 }
 
 export interface PageReading {
@@ -47,8 +50,6 @@ export interface PageReading {
   readonly pages: number;
 }
 
-/** Formats Tesseract decodes itself (Leptonica), for a runtime without an image decoder. */
-export const OCR_NATIVE_FORMATS: readonly PhotoFormat[] = ['jpeg', 'png', 'webp'];
 /** Size of the copy the tilt is measured on: enough to resolve text lines, fast to scan. */
 const SKEW_SAMPLE_PIXELS = 1_000_000;
 /** OSD confidence from which its answer is taken (Tesseract's own scale; under ~2 it is guessing). */
@@ -79,7 +80,7 @@ export const readPageImage = async (
     if (timeoutMs <= 0) throw new OcrError('time limit reached', 'timeout');
     return deps.recognizer.recognize(bytes, { languages: options.languages, timeoutMs });
   };
-  const decoded = await deps.decoder?.decode(image, format);
+  const decoded = options.decode === false ? undefined : await deps.decoder?.decode(image, format);
   if (!decoded) {
     if (!OCR_NATIVE_FORMATS.includes(format))
       throw new OcrError(

@@ -3,6 +3,7 @@ import {
   firstReadScale,
   isWeakRead,
   MAX_UPSCALE,
+  needsDecoding,
   orientationOf,
   readStrength,
   readsBetter,
@@ -49,6 +50,19 @@ describe('EXIF orientation', () => {
     expect(turnedSize(stored, 3)).toEqual({ width: 3024, height: 4032 });
     expect(turnedSize(stored, 2)).toEqual(stored);
     expect(turnedSize(stored, 0)).toEqual(stored);
+  });
+});
+
+describe('which photos are decoded before OCR', () => {
+  it('decodes a big photo, a turned one and a format Tesseract does not read; not a small upright JPEG', () => {
+    expect(needsDecoding({ format: 'jpeg', pixels: 12e6 })).toBe(true);
+    expect(needsDecoding({ format: 'jpeg', pixels: 1.9e6, orientation: 6 })).toBe(true);
+    expect(needsDecoding({ format: 'jpeg', pixels: 1.9e6, orientation: 3 })).toBe(true);
+    expect(needsDecoding({ format: 'heic', pixels: 1e6 })).toBe(true);
+    expect(needsDecoding({ format: 'tiff', pixels: 1e6 })).toBe(true);
+    expect(needsDecoding({ format: 'jpeg', pixels: 1.9e6, orientation: 1 })).toBe(false);
+    expect(needsDecoding({ format: 'png', pixels: FIRST_READ_PIXELS })).toBe(false);
+    expect(needsDecoding({ format: 'webp', pixels: 2e6 })).toBe(false);
   });
 });
 

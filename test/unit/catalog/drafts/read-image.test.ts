@@ -155,6 +155,15 @@ describe('readPageImage', () => {
     }
   });
 
+  it('hands the bytes as they are when told no decoding is needed, decoder or not', async () => {
+    const decoder = decoderOf(picture(1200, 1600));
+    const recognizer = recognizerFor(0);
+    recognizer.recognize = async () => lines(20, 0.95);
+    const read = await readPageImage(JPEG, 'jpeg', { decoder, recognizer }, { ...OPTIONS, decode: false });
+    expect(decoder.formats).toEqual([]);
+    expect(read.view).toBeUndefined();
+  });
+
   it('hands JPEG bytes to the OCR as they are where there is no decoder', async () => {
     const recognizer = {
       ...recognizerFor(0),

@@ -12,7 +12,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { Item } from '../lambdas/core/catalog/document';
 import { catalogJsonChunks } from '../lambdas/core/catalog/writer';
@@ -20,7 +20,7 @@ import type { ExportRecord, JobRecord } from '../lambdas/core/model';
 import { objectKeys } from '../lambdas/core/ports';
 import { processExport } from '../lambdas/core/use-cases/export-processing';
 import { loadConfig } from '../lambdas/shared/config';
-import { awsClients, buildDeps } from '../lambdas/shared/deps';
+import { buildDeps } from '../lambdas/shared/deps';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
@@ -157,7 +157,11 @@ const runExport = (clientId: string, exportId: string) =>
 const runCopy = (clientId: string, jobId: string) =>
   measure(async () => {
     const config = loadConfig(process.env);
-    const { s3 } = awsClients(config);
+    const s3 = new S3Client({
+      region: config.region,
+      endpoint: config.endpoints.s3,
+      forcePathStyle: config.s3ForcePathStyle,
+    });
     const source = await s3.send(
       new GetObjectCommand({ Bucket: config.buckets.catalogs, Key: objectKeys.catalog(clientId, jobId) }),
     );

@@ -21,7 +21,11 @@ const resources = await provisionAll({
 });
 console.log(
   JSON.stringify({
-    env: lambdaEnvironment(resources, { dynamodb: emulators.dynamodb, aws: emulators.aws }),
+    env: lambdaEnvironment(resources, {
+      dynamodb: emulators.dynamodb,
+      aws: emulators.aws,
+      uploadForm: emulators.uploadForm,
+    }),
     deadLetterQueueUrls: resources.deadLetterQueueUrls,
   }),
 );

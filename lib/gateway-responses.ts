@@ -52,7 +52,10 @@ const RETRY_5S = { 'Retry-After': '5' };
  * identifier the authorizer returned is not (yet) an API key of the usage plan (docs/deploying.md, "API keys
  * in AWS"). MISSING_AUTHENTICATION_TOKEN is API Gateway's answer to a path or method no route matches.
  * AUTHORIZER_FAILURE: the authorizer threw (its key store is unavailable), a dependency failure, not a
- * decision. DEFAULT_5XX is also what a handler that throws (a failed invocation) gets: it sets every 5xx.
+ * decision; AUTHORIZER_CONFIGURATION_ERROR: API Gateway could not run it (throttled, timed out): the same to a
+ * client. DEFAULT_5XX is every other 5xx, among them what a function that fails or is throttled gets (API
+ * Gateway's own 502 and 500): the service could not answer, so a 503 to retry, never a bare 500; only a
+ * broken deployment (API_CONFIGURATION_ERROR) is a 500. Every answer carries x-request-id (SPEC 7).
  */
 // biome-ignore format: a table, one gateway response a line
 export const GATEWAY_RESPONSES = {
@@ -67,9 +70,12 @@ export const GATEWAY_RESPONSES = {
   REQUEST_TOO_LARGE: answer(413, 'payload_too_large', 'The body is larger than 1 MB.'),
   UNSUPPORTED_MEDIA_TYPE: answer(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.'),
   AUTHORIZER_FAILURE: answer(503, 'service_unavailable', GENERIC_DETAIL.unavailable, RETRY_5S),
+  AUTHORIZER_CONFIGURATION_ERROR: answer(503, 'service_unavailable', GENERIC_DETAIL.unavailable, RETRY_5S),
+  INTEGRATION_FAILURE: answer(503, 'service_unavailable', GENERIC_DETAIL.unavailable, RETRY_5S),
   INTEGRATION_TIMEOUT: answer(503, 'service_unavailable', 'The service did not answer in time. Retry after the indicated delay.', RETRY_5S),
+  API_CONFIGURATION_ERROR: answer(500, 'internal_error', GENERIC_DETAIL.internal),
   DEFAULT_4XX: answer(undefined, 'bad_request', 'The request was refused by the API gateway.'),
-  DEFAULT_5XX: answer(500, 'internal_error', GENERIC_DETAIL.internal),
+  DEFAULT_5XX: answer(503, 'service_unavailable', GENERIC_DETAIL.unavailable, RETRY_5S),
 } as const satisfies Record<string, GatewayAnswer>;
 
 export type GatewayResponseType = keyof typeof GATEWAY_RESPONSES;
@@ -90,6 +96,13 @@ export const LOCAL_GATEWAY_RESPONSES = {
 const GATEWAY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Type': 'application/problem+json',
 };
+
+/**
+ * Headers of every gateway answer whose value is the request's own: the name, and the API Gateway mapping
+ * expression that fills it in (`context.requestId`, unquoted: not a literal). The local runtime sets the
+ * same header to its request id.
+ */
+export const GATEWAY_REQUEST_HEADERS = { 'x-request-id': 'context.requestId' } as const;
 
 /** The problem+json body of an answer (SPEC 7); `requestId` is `$context.requestId` in an AWS template. */
 export const gatewayProblem = (a: GatewayAnswer, requestId: string) => ({

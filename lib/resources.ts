@@ -5,10 +5,16 @@
  */
 import type { Scope } from '../lambdas/core/auth';
 
+/** What an index carries besides its keys and the table's keys: only what the queries on it read. */
+export type IndexProjection =
+  | { readonly type: 'KEYS_ONLY' }
+  | { readonly type: 'INCLUDE'; readonly attributes: readonly string[] };
+
 export interface IndexDefinition {
   readonly name: string;
   readonly partitionKey: string;
   readonly sortKey: string;
+  readonly projection: IndexProjection;
 }
 
 export const TABLE = {
@@ -18,14 +24,43 @@ export const TABLE = {
   sortKey: 'SK',
   /** Epoch seconds. DynamoDB deletes expired items eventually; code always checks expiry itself. */
   ttlAttribute: 'expiresAt',
+  /**
+   * A record is read whole from the table (GetItem, BatchGetItem), never from an index: an index holds its
+   * keys and what its queries filter on, so a transition that changes neither writes no index at all
+   * (docs/scaling.md: projecting ALL made every write of a job cost its whole size once more per index).
+   */
   indexes: [
-    /** Per-client listings: a client's jobs newest first, the exports of one job, a client's keys. */
-    { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
-    /** Sweeps: records waiting to be enqueued (outbox), open jobs by due date, the review queue. */
-    { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
-    /** A job by its id alone, for the operations API (operators work across clients). */
-    { name: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' },
+    /**
+     * Per-client listings: a client's jobs newest first (filtered by state and job type), the exports of one
+     * job (their state says which are still waiting), a client's keys.
+     */
+    {
+      name: 'GSI1',
+      partitionKey: 'GSI1PK',
+      sortKey: 'GSI1SK',
+      projection: { type: 'INCLUDE', attributes: ['state', 'jobType'] },
+    },
+    /**
+     * Sweeps: records waiting to be enqueued (outbox), open jobs by due date, the review queue. The sort
+     * keys hold what the sweeps read (creation or due time, kind, client, id).
+     */
+    { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK', projection: { type: 'KEYS_ONLY' } },
+    /** A job or an export by its id alone (the operations API, `npm run callbacks -- replay`). */
+    { name: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK', projection: { type: 'KEYS_ONLY' } },
   ] satisfies IndexDefinition[],
+  /**
+   * The outbox and the open jobs are spread over this many GSI2 partitions (`OUTBOX#0` ... `OUTBOX#3`),
+   * chosen by record id; the sweeps read every one. One partition takes 1,000 writes a second; at a peak of
+   * ten times 1M jobs a day each of them would take about 290 (docs/scaling.md).
+   */
+  sweepShards: 4,
+  /**
+   * On-demand maximum throughput of the table and of each index: a ceiling against runaway loops, set where
+   * a new on-demand table starts (4,000 writes, 12,000 reads a second) and above the peak of 1M jobs a day
+   * at ten times the average, about 1,900 write and 1,500 read units a second (docs/scaling.md). The
+   * earlier 1,000 writes throttled that peak. Context catalogJobs:maxWriteRequestUnits / maxReadRequestUnits.
+   */
+  maxThroughput: { readRequestUnits: 12_000, writeRequestUnits: 4_000 },
 } as const;
 
 export type ConsumerName = 'job-worker' | 'export-worker' | 'callback-worker';
@@ -36,7 +71,18 @@ export interface QueueDefinition {
   readonly consumer: ConsumerName;
   /** Lambda timeout of the consumer; the queue's visibility timeout is 6x this, as AWS advises. */
   readonly consumerTimeoutSeconds: number;
+  /**
+   * Records per invocation. Jobs: 1, so that each job has the consumer's memory and time limit to itself (five
+   * 200,000-item jobs in one 2 GB, 900 s invocation would share both), and so has each export; callbacks
+   * are short requests.
+   */
   readonly batchSize: number;
+  /**
+   * At most this many concurrent invocations fed by the queue (the event source's maximum concurrency in AWS,
+   * overridable by context; the local runtime's batches in flight). Every queue is capped, so that however
+   * deep a backlog gets the consumers leave the account's concurrency to the API (docs/scaling.md).
+   */
+  readonly maxConcurrency: number;
   readonly maxReceiveCount: number;
   /** Lower is served first by the local runtime's poller (rush before standard). */
   readonly priority: number;
@@ -46,24 +92,41 @@ const queue = (
   id: string,
   localName: string,
   consumer: ConsumerName,
-  consumerTimeoutSeconds: number,
+  settings: Pick<QueueDefinition, 'consumerTimeoutSeconds' | 'batchSize' | 'maxConcurrency'>,
   priority = 0,
-): QueueDefinition => ({
-  id,
-  localName,
-  consumer,
-  consumerTimeoutSeconds,
-  batchSize: 5,
-  maxReceiveCount: 5,
-  priority,
-});
+): QueueDefinition => ({ id, localName, consumer, ...settings, maxReceiveCount: 5, priority });
 
+/**
+ * Concurrency caps sized in docs/scaling.md for 1M jobs and 240k exports a day with peaks of ten times the
+ * average, inside the default account quota of 1,000 concurrent executions: the consumers together take at
+ * most 450 (rush 200 + standard 100 + exports 100 + callbacks 50), the API keeps the rest.
+ */
 export const QUEUES = {
   // Lambda's longest timeout: a job fetches up to 50 sources of 100 MB and 10,000 images.
-  jobsRush: queue('JobsRush', 'jobs-rush', 'job-worker', 900, 0),
-  jobsStandard: queue('JobsStandard', 'jobs-standard', 'job-worker', 900, 1),
-  exports: queue('Exports', 'exports', 'export-worker', 300),
-  callbacks: queue('Callbacks', 'callbacks', 'callback-worker', 60),
+  jobsRush: queue(
+    'JobsRush',
+    'jobs-rush',
+    'job-worker',
+    { consumerTimeoutSeconds: 900, batchSize: 1, maxConcurrency: 200 },
+    0,
+  ),
+  jobsStandard: queue(
+    'JobsStandard',
+    'jobs-standard',
+    'job-worker',
+    { consumerTimeoutSeconds: 900, batchSize: 1, maxConcurrency: 100 },
+    1,
+  ),
+  exports: queue('Exports', 'exports', 'export-worker', {
+    consumerTimeoutSeconds: 300,
+    batchSize: 1,
+    maxConcurrency: 100,
+  }),
+  callbacks: queue('Callbacks', 'callbacks', 'callback-worker', {
+    consumerTimeoutSeconds: 60,
+    batchSize: 10,
+    maxConcurrency: 50,
+  }),
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueKey = keyof typeof QUEUES;
@@ -99,6 +162,11 @@ export const ENV = {
     catalogs: 'CATALOGS_BUCKET',
     exports: 'EXPORTS_BUCKET',
   } satisfies Record<BucketKey, string>,
+  /**
+   * Set by the local runtime only: where presigned upload forms are posted (its emulation of S3's POST
+   * object, lib/local/upload-form.ts). In AWS the form goes to the uploads bucket itself.
+   */
+  uploadFormEndpoint: 'UPLOAD_FORM_ENDPOINT',
 } as const;
 
 export interface RouteDefinition {

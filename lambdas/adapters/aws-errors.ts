@@ -41,7 +41,8 @@ interface SdkLikeError {
 
 /** True for failures worth retrying: throttling, 5xx, time-outs and broken connections. */
 export const isTransientAwsError = (error: unknown): boolean => {
-  if (!(error instanceof Error)) return false;
+  // Not `instanceof Error`: a DOMException (an aborted fetch) comes from another realm in some hosts.
+  if (typeof error !== 'object' || error === null) return false;
   const e = error as Error & SdkLikeError;
   if (e.name && TRANSIENT_NAMES.has(e.name)) return true;
   if (e.code && NETWORK_CODES.has(e.code)) return true;

@@ -1,8 +1,15 @@
-import { PutCommand, QueryCommand, type QueryCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '../core/errors';
 import type { ApiKeyRecord, ClientRecord, CredentialRepository, WebhookSecret } from '../core/ports';
 import { translateAwsErrors } from './aws-errors';
-import { GSI1, getItem, itemOfConflict, keys, stripKeys, type TableContext } from './dynamo-table';
+import {
+  GSI1,
+  getItem,
+  itemOfConflict,
+  keys,
+  readRecords,
+  stripKeys,
+  type TableContext,
+} from './dynamo-table';
 
 /**
  * Clients and their API keys. A key item is addressed by the SHA-256 digest of the key (the key itself is
@@ -26,60 +33,57 @@ export class DynamoCredentialRepository implements CredentialRepository {
 
   async putKey(key: ApiKeyRecord): Promise<void> {
     await translateAwsErrors('store api key', () =>
-      this.ctx.doc.send(
-        new PutCommand({
-          TableName: this.ctx.tableName,
-          Item: {
-            ...this.keyKey(key.digest),
-            GSI1PK: keys.allKeys,
-            GSI1SK: `${key.clientId}#${key.createdAt}#${key.keyId}`,
-            entity: 'api_key',
-            ...key,
-          },
-        }),
-      ),
+      this.ctx.db.put({
+        TableName: this.ctx.tableName,
+        Item: {
+          ...this.keyKey(key.digest),
+          GSI1PK: keys.allKeys,
+          GSI1SK: `${key.clientId}#${key.createdAt}#${key.keyId}`,
+          entity: 'api_key',
+          ...key,
+        },
+      }),
     );
   }
 
+  /** GSI1 lists the keys (client, creation time); each is read whole from the table. */
   async listKeys(clientId?: string): Promise<ApiKeyRecord[]> {
-    const items: ApiKeyRecord[] = [];
+    const entries: Record<string, unknown>[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      const result: QueryCommandOutput = await translateAwsErrors('list api keys', () =>
-        this.ctx.doc.send(
-          new QueryCommand({
-            TableName: this.ctx.tableName,
-            IndexName: GSI1,
-            KeyConditionExpression: clientId ? 'GSI1PK = :p AND begins_with(GSI1SK, :c)' : 'GSI1PK = :p',
-            ExpressionAttributeValues: clientId
-              ? { ':p': keys.allKeys, ':c': `${clientId}#` }
-              : { ':p': keys.allKeys },
-            ExclusiveStartKey: startKey,
-          }),
-        ),
+      const result = await translateAwsErrors('list api keys', () =>
+        this.ctx.db.query({
+          TableName: this.ctx.tableName,
+          IndexName: GSI1,
+          KeyConditionExpression: clientId ? 'GSI1PK = :p AND begins_with(GSI1SK, :c)' : 'GSI1PK = :p',
+          ExpressionAttributeValues: clientId
+            ? { ':p': keys.allKeys, ':c': `${clientId}#` }
+            : { ':p': keys.allKeys },
+          ExclusiveStartKey: startKey,
+        }),
       );
-      items.push(...(result.Items ?? []).map((item) => stripKeys<ApiKeyRecord>(item)));
+      entries.push(...result.Items);
       startKey = result.LastEvaluatedKey;
     } while (startKey);
-    return items;
+    return (await readRecords(this.ctx, entries, 'list api keys')).map((item) =>
+      stripKeys<ApiKeyRecord>(item),
+    );
   }
 
   async revokeKey(digest: string, at: string): Promise<ApiKeyRecord> {
     try {
       const result = await translateAwsErrors('revoke api key', () =>
-        this.ctx.doc.send(
-          new UpdateCommand({
-            TableName: this.ctx.tableName,
-            Key: this.keyKey(digest),
-            UpdateExpression: 'SET revokedAt = :at',
-            // Revoking twice keeps the first revocation time.
-            ConditionExpression:
-              'attribute_exists(PK) AND (attribute_not_exists(revokedAt) OR revokedAt = :null)',
-            ExpressionAttributeValues: { ':at': at, ':null': null },
-            ReturnValues: 'ALL_NEW',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-        ),
+        this.ctx.db.update({
+          TableName: this.ctx.tableName,
+          Key: this.keyKey(digest),
+          UpdateExpression: 'SET revokedAt = :at',
+          // Revoking twice keeps the first revocation time.
+          ConditionExpression:
+            'attribute_exists(PK) AND (attribute_not_exists(revokedAt) OR revokedAt = :null)',
+          ExpressionAttributeValues: { ':at': at, ':null': null },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
       );
       return stripKeys<ApiKeyRecord>(result.Attributes ?? {});
     } catch (error) {
@@ -98,14 +102,12 @@ export class DynamoCredentialRepository implements CredentialRepository {
   async ensureClient(client: ClientRecord): Promise<ClientRecord> {
     try {
       await translateAwsErrors('create client', () =>
-        this.ctx.doc.send(
-          new PutCommand({
-            TableName: this.ctx.tableName,
-            Item: { ...this.clientKey(client.clientId), entity: 'client', ...client },
-            ConditionExpression: 'attribute_not_exists(PK)',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-        ),
+        this.ctx.db.put({
+          TableName: this.ctx.tableName,
+          Item: { ...this.clientKey(client.clientId), entity: 'client', ...client },
+          ConditionExpression: 'attribute_not_exists(PK)',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
       );
       return client;
     } catch (error) {
@@ -119,15 +121,13 @@ export class DynamoCredentialRepository implements CredentialRepository {
   async setWebhookSecrets(clientId: string, secrets: readonly WebhookSecret[]): Promise<void> {
     try {
       await translateAwsErrors('rotate webhook secret', () =>
-        this.ctx.doc.send(
-          new UpdateCommand({
-            TableName: this.ctx.tableName,
-            Key: this.clientKey(clientId),
-            UpdateExpression: 'SET webhookSecrets = :s',
-            ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeValues: { ':s': secrets },
-          }),
-        ),
+        this.ctx.db.update({
+          TableName: this.ctx.tableName,
+          Key: this.clientKey(clientId),
+          UpdateExpression: 'SET webhookSecrets = :s',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':s': secrets },
+        }),
       );
     } catch (error) {
       if (error instanceof ConflictError)

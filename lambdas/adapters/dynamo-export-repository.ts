@@ -1,23 +1,29 @@
-import { PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '../core/errors';
 import type { ExportRecord } from '../core/model';
-import type { CallbackWrite, ExportRepository, Transition } from '../core/ports';
+import type { CallbackWrite, ExportRef, ExportRepository, Transition } from '../core/ports';
 import { EXPORT_TRANSITIONS, type ExportStateEvent } from '../core/states';
 import { translateAwsErrors } from './aws-errors';
 import {
   clearOutbox,
+  clientOfKey,
   deleteFromOutbox,
   GSI1,
+  GSI3,
   getItem,
+  idOfKey,
   itemOfConflict,
   keys,
   outboxSortKey,
+  shardOf,
   stripKeys,
   type TableContext,
   transitionItem,
 } from './dynamo-table';
 
-/** Data exports: one item per export in its client's partition; GSI1 lists the exports of one job. */
+/**
+ * Data exports: one item per export in its client's partition; GSI1 lists the exports of one job (with their
+ * state), GSI3 finds one by its id alone.
+ */
 export class DynamoExportRepository implements ExportRepository {
   constructor(private readonly ctx: TableContext) {}
 
@@ -27,21 +33,21 @@ export class DynamoExportRepository implements ExportRepository {
 
   async create(exp: ExportRecord): Promise<void> {
     await translateAwsErrors('create export', () =>
-      this.ctx.doc.send(
-        new PutCommand({
-          TableName: this.ctx.tableName,
-          Item: {
-            ...this.key(exp.clientId, exp.id),
-            GSI1PK: keys.jobExports(exp.clientId, exp.jobId),
-            GSI1SK: `${exp.createdAt}#${exp.id}`,
-            GSI2PK: keys.outbox,
-            GSI2SK: outboxSortKey(exp.createdAt, 'export', exp.clientId, exp.id),
-            entity: 'export',
-            ...exp,
-          },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        }),
-      ),
+      this.ctx.db.put({
+        TableName: this.ctx.tableName,
+        Item: {
+          ...this.key(exp.clientId, exp.id),
+          GSI1PK: keys.jobExports(exp.clientId, exp.jobId),
+          GSI1SK: `${exp.createdAt}#${exp.id}`,
+          GSI2PK: keys.outbox(shardOf(exp.id)),
+          GSI2SK: outboxSortKey(exp.createdAt, 'export', exp.clientId, exp.id),
+          GSI3PK: keys.exportById(exp.id),
+          GSI3SK: keys.client(exp.clientId),
+          entity: 'export',
+          ...exp,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
     );
   }
 
@@ -50,25 +56,29 @@ export class DynamoExportRepository implements ExportRepository {
     return item ? stripKeys<ExportRecord>(item) : undefined;
   }
 
-  async listForJob(clientId: string, jobId: string): Promise<ExportRecord[]> {
-    const items: ExportRecord[] = [];
+  async listForJob(clientId: string, jobId: string): Promise<ExportRef[]> {
+    const refs: ExportRef[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
       const result = await translateAwsErrors('list exports of job', () =>
-        this.ctx.doc.send(
-          new QueryCommand({
-            TableName: this.ctx.tableName,
-            IndexName: GSI1,
-            KeyConditionExpression: 'GSI1PK = :p',
-            ExpressionAttributeValues: { ':p': keys.jobExports(clientId, jobId) },
-            ExclusiveStartKey: startKey,
-          }),
-        ),
+        this.ctx.db.query({
+          TableName: this.ctx.tableName,
+          IndexName: GSI1,
+          KeyConditionExpression: 'GSI1PK = :p',
+          ExpressionAttributeValues: { ':p': keys.jobExports(clientId, jobId) },
+          ExclusiveStartKey: startKey,
+        }),
       );
-      items.push(...(result.Items ?? []).map((item) => stripKeys<ExportRecord>(item)));
+      for (const entry of result.Items) {
+        refs.push({
+          clientId: clientOfKey(entry.PK),
+          id: idOfKey(entry.SK),
+          state: entry.state as ExportRef['state'],
+        });
+      }
       startKey = result.LastEvaluatedKey;
     } while (startKey);
-    return items;
+    return refs;
   }
 
   transition(
@@ -90,7 +100,7 @@ export class DynamoExportRepository implements ExportRepository {
   }
 
   deleteUnenqueued(clientId: string, id: string): Promise<boolean> {
-    return deleteFromOutbox(this.ctx, this.key(clientId, id), 'delete unqueued export');
+    return deleteFromOutbox(this.ctx, this.key(clientId, id), id, 'delete unqueued export');
   }
 
   /**
@@ -101,25 +111,23 @@ export class DynamoExportRepository implements ExportRepository {
     const isFirst = write.expected.state === 'pending' && write.expected.attempts === 0;
     try {
       const result = await translateAwsErrors('record callback attempt', () =>
-        this.ctx.doc.send(
-          new UpdateCommand({
-            TableName: this.ctx.tableName,
-            Key: this.key(clientId, id),
-            UpdateExpression: 'SET #callback = :next',
-            ConditionExpression: isFirst
-              ? 'attribute_exists(PK) AND (attribute_not_exists(#callback) OR #callback = :null OR (#callback.#state = :state AND #callback.attempts = :attempts))'
-              : 'attribute_exists(PK) AND #callback.#state = :state AND #callback.attempts = :attempts',
-            ExpressionAttributeNames: { '#callback': 'callback', '#state': 'state' },
-            ExpressionAttributeValues: {
-              ':next': write.next,
-              ':state': write.expected.state,
-              ':attempts': write.expected.attempts,
-              ...(isFirst ? { ':null': null } : {}),
-            },
-            ReturnValues: 'ALL_NEW',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-        ),
+        this.ctx.db.update({
+          TableName: this.ctx.tableName,
+          Key: this.key(clientId, id),
+          UpdateExpression: 'SET #callback = :next',
+          ConditionExpression: isFirst
+            ? 'attribute_exists(PK) AND (attribute_not_exists(#callback) OR #callback = :null OR (#callback.#state = :state AND #callback.attempts = :attempts))'
+            : 'attribute_exists(PK) AND #callback.#state = :state AND #callback.attempts = :attempts',
+          ExpressionAttributeNames: { '#callback': 'callback', '#state': 'state' },
+          ExpressionAttributeValues: {
+            ':next': write.next,
+            ':state': write.expected.state,
+            ':attempts': write.expected.attempts,
+            ...(isFirst ? { ':null': null } : {}),
+          },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
       );
       return stripKeys<ExportRecord>(result.Attributes ?? {});
     } catch (error) {
@@ -133,24 +141,17 @@ export class DynamoExportRepository implements ExportRepository {
     }
   }
 
-  /** An export by id alone, for the operator's replay command. A scan: operators run it rarely, by hand. */
+  /** An export by id alone, for the operator's replay command: GSI3 gives its client, the table the rest. */
   async findById(id: string): Promise<ExportRecord | undefined> {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const result = await translateAwsErrors('find export', () =>
-        this.ctx.doc.send(
-          new ScanCommand({
-            TableName: this.ctx.tableName,
-            FilterExpression: 'SK = :sk',
-            ExpressionAttributeValues: { ':sk': keys.export(id) },
-            ExclusiveStartKey: startKey,
-          }),
-        ),
-      );
-      const item = result.Items?.[0];
-      if (item) return stripKeys<ExportRecord>(item);
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
-    return undefined;
+    const result = await translateAwsErrors('find export', () =>
+      this.ctx.db.query({
+        TableName: this.ctx.tableName,
+        IndexName: GSI3,
+        KeyConditionExpression: 'GSI3PK = :p',
+        ExpressionAttributeValues: { ':p': keys.exportById(id) },
+      }),
+    );
+    const entry = result.Items[0];
+    return entry ? this.get(clientOfKey(entry.PK), id) : undefined;
   }
 }

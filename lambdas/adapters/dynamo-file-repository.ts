@@ -1,4 +1,3 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '../core/errors';
 import type { FileRecord } from '../core/model';
 import type { FileRepository } from '../core/ports';
@@ -14,13 +13,11 @@ export class DynamoFileRepository implements FileRepository {
 
   async create(file: FileRecord): Promise<void> {
     await translateAwsErrors('create file', () =>
-      this.ctx.doc.send(
-        new PutCommand({
-          TableName: this.ctx.tableName,
-          Item: { ...this.key(file.clientId, file.id), entity: 'file', ...file },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        }),
-      ),
+      this.ctx.db.put({
+        TableName: this.ctx.tableName,
+        Item: { ...this.key(file.clientId, file.id), entity: 'file', ...file },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
     );
   }
 
@@ -32,23 +29,21 @@ export class DynamoFileRepository implements FileRepository {
   async markUploaded(clientId: string, id: string, sizeBytes: number, at: string): Promise<FileRecord> {
     try {
       const result = await translateAwsErrors('mark file uploaded', () =>
-        this.ctx.doc.send(
-          new UpdateCommand({
-            TableName: this.ctx.tableName,
-            Key: this.key(clientId, id),
-            UpdateExpression: 'SET #state = :uploaded, sizeBytes = :size, updatedAt = :at',
-            ConditionExpression: 'attribute_exists(PK) AND #state = :pending',
-            ExpressionAttributeNames: { '#state': 'state' },
-            ExpressionAttributeValues: {
-              ':uploaded': 'uploaded',
-              ':pending': 'pending',
-              ':size': sizeBytes,
-              ':at': at,
-            },
-            ReturnValues: 'ALL_NEW',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-        ),
+        this.ctx.db.update({
+          TableName: this.ctx.tableName,
+          Key: this.key(clientId, id),
+          UpdateExpression: 'SET #state = :uploaded, sizeBytes = :size, updatedAt = :at',
+          ConditionExpression: 'attribute_exists(PK) AND #state = :pending',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: {
+            ':uploaded': 'uploaded',
+            ':pending': 'pending',
+            ':size': sizeBytes,
+            ':at': at,
+          },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
       );
       return stripKeys<FileRecord>(result.Attributes ?? {});
     } catch (error) {

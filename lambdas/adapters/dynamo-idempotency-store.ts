@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../core/errors';
 import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '../core/ports';
 import { translateAwsErrors } from './aws-errors';
@@ -22,17 +21,15 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         await translateAwsErrors('claim idempotency key', () =>
-          this.ctx.doc.send(
-            new PutCommand({
-              TableName: this.ctx.tableName,
-              Item: { ...this.key(record.clientId, record.key), entity: 'idempotency', ...record },
-              ConditionExpression:
-                'attribute_not_exists(PK) OR expiresAt < :now OR (#state = :inProgress AND lockExpiresAt < :now)',
-              ExpressionAttributeNames: { '#state': 'state' },
-              ExpressionAttributeValues: { ':now': nowSeconds, ':inProgress': 'in_progress' },
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            }),
-          ),
+          this.ctx.db.put({
+            TableName: this.ctx.tableName,
+            Item: { ...this.key(record.clientId, record.key), entity: 'idempotency', ...record },
+            ConditionExpression:
+              'attribute_not_exists(PK) OR expiresAt < :now OR (#state = :inProgress AND lockExpiresAt < :now)',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: { ':now': nowSeconds, ':inProgress': 'in_progress' },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
         );
         return undefined;
       } catch (error) {
@@ -48,21 +45,19 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
 
   async complete(clientId: string, key: string, response: StoredResponse): Promise<void> {
     await translateAwsErrors('complete idempotency key', () =>
-      this.ctx.doc.send(
-        new UpdateCommand({
-          TableName: this.ctx.tableName,
-          Key: this.key(clientId, key),
-          UpdateExpression: 'SET #state = :completed, #response = :response',
-          ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
-          ExpressionAttributeValues: { ':completed': 'completed', ':response': response },
-        }),
-      ),
+      this.ctx.db.update({
+        TableName: this.ctx.tableName,
+        Key: this.key(clientId, key),
+        UpdateExpression: 'SET #state = :completed, #response = :response',
+        ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
+        ExpressionAttributeValues: { ':completed': 'completed', ':response': response },
+      }),
     );
   }
 
   async release(clientId: string, key: string): Promise<void> {
     await translateAwsErrors('release idempotency key', () =>
-      this.ctx.doc.send(new DeleteCommand({ TableName: this.ctx.tableName, Key: this.key(clientId, key) })),
+      this.ctx.db.delete({ TableName: this.ctx.tableName, Key: this.key(clientId, key) }),
     );
   }
 }

@@ -1,11 +1,11 @@
-import { PutCommand, QueryCommand, type QueryCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, ValidationError } from '../core/errors';
 import type { JobRecord } from '../core/model';
-import type { JobListQuery, JobRepository, Page, Transition } from '../core/ports';
+import type { JobListQuery, JobRef, JobRepository, Page, Transition } from '../core/ports';
 import type { JobState } from '../core/schemas/job';
 import { isTerminalJobState, JOB_TRANSITIONS, type JobStateEvent } from '../core/states';
 import { translateAwsErrors } from './aws-errors';
 import {
+  clientOfKey,
   decodeCursor,
   deleteFromOutbox,
   encodeCursor,
@@ -16,6 +16,9 @@ import {
   type IndexUpdate,
   keys,
   outboxSortKey,
+  queryShards,
+  readRecords,
+  shardOf,
   stripKeys,
   type TableContext,
   transitionItem,
@@ -29,11 +32,22 @@ const MAX_PAGES_PER_LIST = 10;
  * Where a job stands in the sweep index (GSI2) for a given state: in the outbox until enqueued, then among
  * the open jobs by due date, in the review queue while `in_review`, and nowhere once terminal.
  */
-const sweepIndexFor = (state: JobState): IndexUpdate => {
+const sweepIndexFor = (state: JobState, id: string): IndexUpdate => {
   if (isTerminalJobState(state)) return { remove: ['GSI2PK', 'GSI2SK'] };
   if (state === 'in_review') return { set: { GSI2PK: keys.reviewJobs }, copy: { GSI2SK: 'reviewSortKey' } };
-  return { set: { GSI2PK: keys.openJobs }, copy: { GSI2SK: 'openSortKey' } };
+  return { set: { GSI2PK: keys.openJobs(shardOf(id)) }, copy: { GSI2SK: 'openSortKey' } };
 };
+
+/** An open job's sweep sort key is `<due_at>#<id>`; a job in review's `<0 rush | 1 standard>#<due_at>#<id>`. */
+const refOf = (entry: Record<string, unknown>): JobRef => {
+  const parts = String(entry.GSI2SK).split('#');
+  return { clientId: clientOfKey(entry.PK), id: parts.at(-1)!, dueAt: parts.at(-2)! };
+};
+
+const invalidCursor = () =>
+  new ValidationError('The cursor is invalid.', [
+    { pointer: '/query/cursor', code: 'invalid_value', message: 'use the next_cursor of a previous page' },
+  ]);
 
 const REVIEW_CURSOR_FIELDS = ['sk', 'pk', 'gsk'] as const;
 
@@ -50,26 +64,24 @@ export class DynamoJobRepository implements JobRepository {
 
   async create(job: JobRecord): Promise<void> {
     await translateAwsErrors('create job', () =>
-      this.ctx.doc.send(
-        new PutCommand({
-          TableName: this.ctx.tableName,
-          Item: {
-            ...this.key(job.clientId, job.id),
-            GSI1PK: keys.clientJobs(job.clientId),
-            GSI1SK: `${job.createdAt}#${job.id}`,
-            GSI2PK: keys.outbox,
-            GSI2SK: outboxSortKey(job.createdAt, 'job', job.clientId, job.id),
-            GSI3PK: keys.jobById(job.id),
-            GSI3SK: keys.client(job.clientId),
-            // Sort keys the job takes in the sweep index later (copied there by transitions).
-            openSortKey: `${job.dueAt}#${job.id}`,
-            reviewSortKey: `${job.processingType === 'rush' ? 0 : 1}#${job.dueAt}#${job.id}`,
-            entity: 'job',
-            ...job,
-          },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        }),
-      ),
+      this.ctx.db.put({
+        TableName: this.ctx.tableName,
+        Item: {
+          ...this.key(job.clientId, job.id),
+          GSI1PK: keys.clientJobs(job.clientId),
+          GSI1SK: `${job.createdAt}#${job.id}`,
+          GSI2PK: keys.outbox(shardOf(job.id)),
+          GSI2SK: outboxSortKey(job.createdAt, 'job', job.clientId, job.id),
+          GSI3PK: keys.jobById(job.id),
+          GSI3SK: keys.client(job.clientId),
+          // Sort keys the job takes in the sweep index later (copied there by transitions).
+          openSortKey: `${job.dueAt}#${job.id}`,
+          reviewSortKey: `${job.processingType === 'rush' ? 0 : 1}#${job.dueAt}#${job.id}`,
+          entity: 'job',
+          ...job,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
     );
   }
 
@@ -78,20 +90,17 @@ export class DynamoJobRepository implements JobRepository {
     return item ? stripKeys<JobRecord>(item) : undefined;
   }
 
+  /**
+   * A client's jobs, newest first. GSI1 holds each job's keys, state and type, which is what the filters
+   * read; the page's jobs are then read whole from the table (so they are also current, not the index's
+   * eventually consistent copy, and one whose state has moved off the filter since is left out).
+   */
   async list(clientId: string, query: JobListQuery): Promise<Page<JobRecord>> {
     const partition = keys.clientJobs(clientId);
     let startKey: Record<string, unknown> | undefined;
     if (query.cursor) {
       const cursor = decodeCursor(query.cursor, CURSOR_FIELDS);
-      if (!cursor) {
-        throw new ValidationError('The cursor is invalid.', [
-          {
-            pointer: '/query/cursor',
-            code: 'invalid_value',
-            message: 'use the next_cursor of a previous page',
-          },
-        ]);
-      }
+      if (!cursor) throw invalidCursor();
       // The partition comes from the caller's identity, never from the cursor: a cursor cannot reach
       // another client's jobs.
       startKey = { PK: keys.client(clientId), SK: cursor.sk, GSI1PK: partition, GSI1SK: cursor.gsk };
@@ -109,39 +118,43 @@ export class DynamoJobRepository implements JobRepository {
       values[':jobType'] = query.jobType;
       filters.push('#jobType = :jobType');
     }
-    const items: Record<string, unknown>[] = [];
-    let last: QueryCommandOutput['LastEvaluatedKey'];
+    const entries: Record<string, unknown>[] = [];
+    let last: Record<string, unknown> | undefined;
     for (let page = 0; page < MAX_PAGES_PER_LIST; page++) {
-      const result: QueryCommandOutput = await translateAwsErrors('list jobs', () =>
-        this.ctx.doc.send(
-          new QueryCommand({
-            TableName: this.ctx.tableName,
-            IndexName: GSI1,
-            KeyConditionExpression: 'GSI1PK = :p',
-            FilterExpression: filters.length > 0 ? filters.join(' AND ') : undefined,
-            ExpressionAttributeNames: filters.length > 0 ? names : undefined,
-            ExpressionAttributeValues: values,
-            ScanIndexForward: false,
-            ExclusiveStartKey: startKey,
-            // One more than asked, to know whether another page exists.
-            Limit: filters.length > 0 ? Math.max(50, query.limit + 1) : query.limit + 1 - items.length,
-          }),
-        ),
+      const result = await translateAwsErrors('list jobs', () =>
+        this.ctx.db.query({
+          TableName: this.ctx.tableName,
+          IndexName: GSI1,
+          KeyConditionExpression: 'GSI1PK = :p',
+          FilterExpression: filters.length > 0 ? filters.join(' AND ') : undefined,
+          ExpressionAttributeNames: filters.length > 0 ? names : undefined,
+          ExpressionAttributeValues: values,
+          ScanIndexForward: false,
+          ExclusiveStartKey: startKey,
+          // One more than asked, to know whether another page exists.
+          Limit: filters.length > 0 ? Math.max(50, query.limit + 1) : query.limit + 1 - entries.length,
+        }),
       );
-      items.push(...(result.Items ?? []));
+      entries.push(...result.Items);
       last = result.LastEvaluatedKey;
-      if (items.length > query.limit || !last) break;
+      if (entries.length > query.limit || !last) break;
       startKey = last;
     }
-    const pageItems = items.slice(0, query.limit);
-    const lastItem = pageItems.at(-1);
+    const pageEntries = entries.slice(0, query.limit);
+    const lastEntry = pageEntries.at(-1);
     let nextCursor: string | null = null;
-    if (items.length > query.limit && lastItem) {
-      nextCursor = encodeCursor({ sk: String(lastItem.SK), gsk: String(lastItem.GSI1SK) });
+    if (entries.length > query.limit && lastEntry) {
+      nextCursor = encodeCursor({ sk: String(lastEntry.SK), gsk: String(lastEntry.GSI1SK) });
     } else if (last) {
       nextCursor = encodeCursor({ sk: String(last.SK), gsk: String(last.GSI1SK) });
     }
-    return { items: pageItems.map((item) => stripKeys<JobRecord>(item)), nextCursor };
+    const jobs = (await readRecords(this.ctx, pageEntries, 'list jobs'))
+      .map((item) => stripKeys<JobRecord>(item))
+      .filter(
+        (job) =>
+          (!query.state || job.state === query.state) && (!query.jobType || job.jobType === query.jobType),
+      );
+    return { items: jobs, nextCursor };
   }
 
   transition(clientId: string, id: string, t: Transition<JobStateEvent, JobRecord>): Promise<JobRecord> {
@@ -152,7 +165,7 @@ export class DynamoJobRepository implements JobRepository {
       move,
       t,
       'job transition',
-      sweepIndexFor(move.to),
+      sweepIndexFor(move.to, id),
     );
   }
 
@@ -160,106 +173,103 @@ export class DynamoJobRepository implements JobRepository {
   async markEnqueued(clientId: string, id: string): Promise<void> {
     try {
       await translateAwsErrors('mark job enqueued', () =>
-        this.ctx.doc.send(
-          new UpdateCommand({
-            TableName: this.ctx.tableName,
-            Key: this.key(clientId, id),
-            UpdateExpression: 'SET GSI2PK = :open, GSI2SK = openSortKey',
-            ConditionExpression: 'GSI2PK = :outbox',
-            ExpressionAttributeValues: { ':open': keys.openJobs, ':outbox': keys.outbox },
-          }),
-        ),
+        this.ctx.db.update({
+          TableName: this.ctx.tableName,
+          Key: this.key(clientId, id),
+          UpdateExpression: 'SET GSI2PK = :open, GSI2SK = openSortKey',
+          ConditionExpression: 'GSI2PK = :outbox',
+          ExpressionAttributeValues: {
+            ':open': keys.openJobs(shardOf(id)),
+            ':outbox': keys.outbox(shardOf(id)),
+          },
+        }),
       );
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
     }
   }
 
+  /** The review queue (one GSI2 partition, rush first, then by due date), read whole from the table. */
   async listForReview(limit: number, cursor?: string): Promise<Page<JobRecord>> {
     let startKey: Record<string, unknown> | undefined;
     if (cursor) {
       const c = decodeCursor(cursor, REVIEW_CURSOR_FIELDS);
-      if (!c) {
-        throw new ValidationError('The cursor is invalid.', [
-          {
-            pointer: '/query/cursor',
-            code: 'invalid_value',
-            message: 'use the next_cursor of a previous page',
-          },
-        ]);
-      }
+      if (!c) throw invalidCursor();
       startKey = { PK: c.pk, SK: c.sk, GSI2PK: keys.reviewJobs, GSI2SK: c.gsk };
     }
     const result = await translateAwsErrors('list review queue', () =>
-      this.ctx.doc.send(
-        new QueryCommand({
-          TableName: this.ctx.tableName,
-          IndexName: GSI2,
-          KeyConditionExpression: 'GSI2PK = :p',
-          ExpressionAttributeValues: { ':p': keys.reviewJobs },
-          ExclusiveStartKey: startKey,
-          Limit: limit,
-        }),
-      ),
+      this.ctx.db.query({
+        TableName: this.ctx.tableName,
+        IndexName: GSI2,
+        KeyConditionExpression: 'GSI2PK = :p',
+        ExpressionAttributeValues: { ':p': keys.reviewJobs },
+        ExclusiveStartKey: startKey,
+        Limit: limit,
+      }),
     );
-    const items = result.Items ?? [];
     const last = result.LastEvaluatedKey;
+    const jobs = (await readRecords(this.ctx, result.Items, 'list review queue'))
+      .map((item) => stripKeys<JobRecord>(item))
+      .filter((job) => job.state === 'in_review');
     return {
-      items: items.map((item) => stripKeys<JobRecord>(item)),
+      items: jobs,
       nextCursor: last
         ? encodeCursor({ sk: String(last.SK), pk: String(last.PK), gsk: String(last.GSI2SK) })
         : null,
     };
   }
 
-  async listOverdue(dueBefore: string, limit: number): Promise<JobRecord[]> {
-    const open = await translateAwsErrors('list overdue jobs', () =>
-      this.ctx.doc.send(
-        new QueryCommand({
-          TableName: this.ctx.tableName,
-          IndexName: GSI2,
-          KeyConditionExpression: 'GSI2PK = :p AND GSI2SK < :before',
-          ExpressionAttributeValues: { ':p': keys.openJobs, ':before': dueBefore },
-          Limit: limit,
-        }),
+  /**
+   * Every shard of the open jobs, and the review queue's rush and standard ranges, below `dueBefore`: the
+   * sweep index's sort keys hold the due date and the id, so nothing is read from the table.
+   */
+  async listOverdue(dueBefore: string, limit: number): Promise<JobRef[]> {
+    const open = await queryShards(
+      this.ctx,
+      keys.openJobs,
+      { expression: 'GSI2SK < :before', values: { ':before': dueBefore } },
+      limit,
+      'list overdue jobs',
+    );
+    const reviews = await Promise.all(
+      ['0', '1'].map((priority) =>
+        translateAwsErrors('list overdue reviews', () =>
+          this.ctx.db.query({
+            TableName: this.ctx.tableName,
+            IndexName: GSI2,
+            KeyConditionExpression: 'GSI2PK = :p AND GSI2SK BETWEEN :from AND :before',
+            ExpressionAttributeValues: {
+              ':p': keys.reviewJobs,
+              ':from': `${priority}#`,
+              ':before': `${priority}#${dueBefore}`,
+            },
+            Limit: limit,
+          }),
+        ),
       ),
     );
-    // The review queue is sorted by priority first, so its overdue jobs are found by filter.
-    const review = await translateAwsErrors('list overdue reviews', () =>
-      this.ctx.doc.send(
-        new QueryCommand({
-          TableName: this.ctx.tableName,
-          IndexName: GSI2,
-          KeyConditionExpression: 'GSI2PK = :p',
-          FilterExpression: 'dueAt < :before',
-          ExpressionAttributeValues: { ':p': keys.reviewJobs, ':before': dueBefore },
-        }),
-      ),
-    );
-    return [...(open.Items ?? []), ...(review.Items ?? [])]
-      .map((item) => stripKeys<JobRecord>(item))
-      .sort((a, b) => a.dueAt.localeCompare(b.dueAt))
+    return [...open, ...reviews.flatMap((page) => page.Items)]
+      .map(refOf)
+      .sort((a, b) => a.dueAt.localeCompare(b.dueAt) || a.id.localeCompare(b.id))
       .slice(0, limit);
   }
 
   async findById(id: string): Promise<JobRecord | undefined> {
     const result = await translateAwsErrors('find job', () =>
-      this.ctx.doc.send(
-        new QueryCommand({
-          TableName: this.ctx.tableName,
-          IndexName: GSI3,
-          KeyConditionExpression: 'GSI3PK = :p',
-          ExpressionAttributeValues: { ':p': keys.jobById(id) },
-        }),
-      ),
+      this.ctx.db.query({
+        TableName: this.ctx.tableName,
+        IndexName: GSI3,
+        KeyConditionExpression: 'GSI3PK = :p',
+        ExpressionAttributeValues: { ':p': keys.jobById(id) },
+      }),
     );
-    const item = result.Items?.[0];
-    if (!item) return undefined;
-    // The index is eventually consistent: read the item itself for the current state.
-    return this.get(String(item.clientId), id);
+    const entry = result.Items[0];
+    if (!entry) return undefined;
+    // The index holds keys only (and is eventually consistent): the job itself is read from the table.
+    return this.get(clientOfKey(entry.PK), id);
   }
 
   deleteUnenqueued(clientId: string, id: string): Promise<boolean> {
-    return deleteFromOutbox(this.ctx, this.key(clientId, id), 'delete unqueued job');
+    return deleteFromOutbox(this.ctx, this.key(clientId, id), id, 'delete unqueued job');
   }
 }

@@ -1,9 +1,9 @@
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TABLE } from '../../lib/resources';
 import { ConflictError, NotFoundError } from '../core/errors';
 import type { Transition } from '../core/ports';
 import type { Move } from '../core/states';
 import { translateAwsErrors } from './aws-errors';
+import type { DocumentTable } from './dynamo-document';
 
 /** The single table's key layout. Every tenant-owned record lives in its client's partition. */
 export const keys = {
@@ -17,20 +17,37 @@ export const keys = {
   clientJobs: (clientId: string) => `CLIENT#${clientId}#JOBS`,
   jobExports: (clientId: string, jobId: string) => `CLIENT#${clientId}#JOB#${jobId}#EXPORTS`,
   allKeys: 'APIKEYS',
-  outbox: 'OUTBOX',
-  /** Jobs queued or processing, by due date: the time-out sweep reads it. */
-  openJobs: 'OPEN_JOBS',
+  /** Records written whose enqueue is not confirmed, in one of TABLE.sweepShards partitions. */
+  outbox: (shard: number) => `OUTBOX#${shard}`,
+  /** Jobs queued or processing, by due date: the time-out sweep reads every shard. */
+  openJobs: (shard: number) => `OPEN_JOBS#${shard}`,
   /** Jobs waiting for the operations team, rush first, then by due date. */
   reviewJobs: 'REVIEW_JOBS',
   jobById: (id: string) => `JOB#${id}`,
+  exportById: (id: string) => `EXPORT#${id}`,
 } as const;
+
+/** The sweep partition of a record: a hash of its id, so that one partition never takes every write. */
+export const shardOf = (id: string): number => {
+  let hash = 2166136261;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 16777619) >>> 0;
+  return hash % TABLE.sweepShards;
+};
+
+export const SHARDS: readonly number[] = Array.from({ length: TABLE.sweepShards }, (_, i) => i);
+
+/** `CLIENT#<id>` -> `<id>`: indexes projecting only keys give the client of a record through its PK. */
+export const clientOfKey = (pk: unknown): string => String(pk).slice('CLIENT#'.length);
+
+/** `JOB#<id>` or `EXPORT#<id>` -> `<id>`. */
+export const idOfKey = (sk: unknown): string => String(sk).slice(String(sk).indexOf('#') + 1);
 
 export const GSI1 = TABLE.indexes[0]!.name;
 export const GSI2 = TABLE.indexes[1]!.name;
 export const GSI3 = TABLE.indexes[2]!.name;
 
 export interface TableContext {
-  readonly doc: DynamoDBDocumentClient;
+  readonly db: DocumentTable;
   readonly tableName: string;
 }
 
@@ -122,18 +139,16 @@ export const transitionItem = async <E extends string, S extends string, R>(
   }
   try {
     const result = await translateAwsErrors(what, () =>
-      ctx.doc.send(
-        new UpdateCommand({
-          TableName: ctx.tableName,
-          Key: key,
-          UpdateExpression: `SET ${sets.join(', ')}${removes}`,
-          ConditionExpression: condition,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      ),
+      ctx.db.update({
+        TableName: ctx.tableName,
+        Key: key,
+        UpdateExpression: `SET ${sets.join(', ')}${removes}`,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
     );
     return stripKeys<R>(result.Attributes ?? {});
   } catch (error) {
@@ -154,7 +169,7 @@ export const getItem = async (
   what: string,
 ): Promise<Record<string, unknown> | undefined> => {
   const result = await translateAwsErrors(what, () =>
-    ctx.doc.send(new GetCommand({ TableName: ctx.tableName, Key: key, ConsistentRead: true })),
+    ctx.db.get({ TableName: ctx.tableName, Key: key, ConsistentRead: true }),
   );
   return result.Item;
 };
@@ -167,14 +182,12 @@ export const clearOutbox = async (
 ): Promise<void> => {
   try {
     await translateAwsErrors(what, () =>
-      ctx.doc.send(
-        new UpdateCommand({
-          TableName: ctx.tableName,
-          Key: key,
-          UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
-          ConditionExpression: 'attribute_exists(PK)',
-        }),
-      ),
+      ctx.db.update({
+        TableName: ctx.tableName,
+        Key: key,
+        UpdateExpression: 'REMOVE GSI2PK, GSI2SK',
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
     );
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
@@ -188,19 +201,18 @@ export const clearOutbox = async (
 export const deleteFromOutbox = async (
   ctx: TableContext,
   key: { PK: string; SK: string },
+  id: string,
   what: string,
 ): Promise<boolean> => {
   try {
     await translateAwsErrors(what, () =>
-      ctx.doc.send(
-        new DeleteCommand({
-          TableName: ctx.tableName,
-          Key: key,
-          ConditionExpression: 'GSI2PK = :outbox AND #version = :one',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':one': 1, ':outbox': keys.outbox },
-        }),
-      ),
+      ctx.db.delete({
+        TableName: ctx.tableName,
+        Key: key,
+        ConditionExpression: 'GSI2PK = :outbox AND #version = :one',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':one': 1, ':outbox': keys.outbox(shardOf(id)) },
+      }),
     );
     return true;
   } catch (error) {
@@ -236,4 +248,49 @@ export const decodeCursor = (
   } catch {
     return undefined;
   }
+};
+
+/**
+ * The records behind index entries, read whole from the table (the indexes project only keys and what
+ * their queries filter on), in the order of `entries`; entries whose record is gone are left out.
+ */
+export const readRecords = async (
+  ctx: TableContext,
+  entries: readonly Record<string, unknown>[],
+  what: string,
+): Promise<Record<string, unknown>[]> => {
+  const found = new Map<string, Record<string, unknown>>();
+  for (let i = 0; i < entries.length; i += 100) {
+    const keysOf = entries.slice(i, i + 100).map((e) => ({ PK: e.PK, SK: e.SK }));
+    const items = await translateAwsErrors(what, () => ctx.db.batchGet(ctx.tableName, keysOf, true));
+    for (const item of items) found.set(`${String(item.PK)}\n${String(item.SK)}`, item);
+  }
+  return entries.flatMap((e): Record<string, unknown>[] => {
+    const item = found.get(`${String(e.PK)}\n${String(e.SK)}`);
+    return item ? [item] : [];
+  });
+};
+
+/** Runs one query per sweep shard and returns every item, in no particular order. */
+export const queryShards = async (
+  ctx: TableContext,
+  partition: (shard: number) => string,
+  condition: { expression: string; values?: Record<string, unknown> },
+  limit: number,
+  what: string,
+): Promise<Record<string, unknown>[]> => {
+  const pages = await Promise.all(
+    SHARDS.map((shard) =>
+      translateAwsErrors(what, () =>
+        ctx.db.query({
+          TableName: ctx.tableName,
+          IndexName: GSI2,
+          KeyConditionExpression: `GSI2PK = :p AND ${condition.expression}`,
+          ExpressionAttributeValues: { ':p': partition(shard), ...condition.values },
+          Limit: limit,
+        }),
+      ),
+    ),
+  );
+  return pages.flatMap((page) => page.Items as Record<string, unknown>[]);
 };

@@ -1,4 +1,5 @@
 import type { JobResults } from './catalog/finishing/results';
+import type { PresignedUpload } from './ports';
 import type { ExportState } from './schemas/export';
 import type { FileState } from './schemas/file';
 import type { JobData, JobState, JobType, ProcessingType } from './schemas/job';
@@ -128,13 +129,17 @@ export const exportResource = (exp: ExportRecord, delivery: DeliveryLink | null)
 });
 export type ExportResource = ReturnType<typeof exportResource>;
 
-/** SPEC 3.3: an uploaded catalog source. */
-export const fileResource = (file: FileRecord, upload: DeliveryLink | null) => ({
+/**
+ * SPEC 3.3: an uploaded catalog source. While it waits for its bytes, `upload_url` is the presigned PUT and
+ * `upload_form` the presigned POST form to the same object (SPEC 9: the store refuses more than 100 MB).
+ */
+export const fileResource = (file: FileRecord, upload: PresignedUpload | null) => ({
   id: file.id,
   state: file.state,
   filename: file.filename,
   content_type: file.contentType,
-  upload_url: upload?.url ?? null,
+  upload_url: upload?.putUrl ?? null,
+  upload_form: upload ? { url: upload.url, fields: upload.fields } : null,
   upload_expires_at: upload?.expiresAt ?? null,
   size_bytes: file.sizeBytes,
   created_at: file.createdAt,

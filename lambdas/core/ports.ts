@@ -45,6 +45,12 @@ export interface OutboxEntry {
   readonly createdAt: string;
 }
 
+/** What the sweeps read of a job: no more than the sweep index holds. */
+export type JobRef = Pick<JobRecord, 'clientId' | 'id' | 'dueAt'>;
+
+/** What a job's listing of its exports reads: no more than the listing index holds. */
+export type ExportRef = Pick<ExportRecord, 'clientId' | 'id' | 'state'>;
+
 export interface JobRepository {
   /** Stores a new job, marked as waiting in the outbox until `markEnqueued`. */
   create(job: JobRecord): Promise<void>;
@@ -62,7 +68,7 @@ export interface JobRepository {
   /** Jobs waiting for the operations team (`in_review`): rush first, then the oldest due_at first. */
   listForReview(limit: number, cursor?: string): Promise<Page<JobRecord>>;
   /** Jobs not yet terminal whose due_at is before `dueBefore`, oldest first (the time-out sweep). */
-  listOverdue(dueBefore: string, limit: number): Promise<JobRecord[]>;
+  listOverdue(dueBefore: string, limit: number): Promise<JobRef[]>;
   /** A job by its id alone, whatever its client (the operations API). */
   findById(id: string): Promise<JobRecord | undefined>;
 }
@@ -70,7 +76,8 @@ export interface JobRepository {
 export interface ExportRepository {
   create(exp: ExportRecord): Promise<void>;
   get(clientId: string, id: string): Promise<ExportRecord | undefined>;
-  listForJob(clientId: string, jobId: string): Promise<ExportRecord[]>;
+  /** The exports of one job, with their state (which of them still wait for it). */
+  listForJob(clientId: string, jobId: string): Promise<ExportRef[]>;
   /** As JobRepository.transition, with EXPORT_TRANSITIONS. */
   transition(
     clientId: string,
@@ -159,8 +166,27 @@ export interface WrittenObject {
   readonly sha256: string;
 }
 
+/**
+ * A presigned upload (SPEC 3.3, 9), two ways to the same object until `expiresAt`: `putUrl`, where the client
+ * PUTs the bytes (SPEC 3.3), and the form at `url` with `fields`, which the client POSTs as multipart/form-data
+ * (fields first, the file last) and which the store itself refuses over `maxBytes`, with another key or
+ * Content-Type, or late.
+ */
+export interface PresignedUpload {
+  readonly putUrl: string;
+  readonly url: string;
+  readonly fields: Readonly<Record<string, string>>;
+  readonly maxBytes: number;
+  readonly expiresAt: string;
+}
+
 export interface ObjectStore {
-  presignUpload(key: string, contentType: string, expiresInSeconds: number): Promise<SignedUrl>;
+  presignUpload(
+    key: string,
+    contentType: string,
+    expiresInSeconds: number,
+    maxBytes: number,
+  ): Promise<PresignedUpload>;
   /**
    * A GET URL for the object. `response` sets the Content-Type and an inline Content-Disposition (with
    * the file name) that the storage answers with, so a browser shows the object instead of saving it.

@@ -1,9 +1,11 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { UnauthorizedError } from '../core/errors';
 import { authenticate } from '../core/use-cases/credentials';
-import { type AppDeps, defaultDeps } from '../shared/deps';
-import { header } from '../shared/http';
+import { loadConfig } from '../shared/config';
+import type { AppDeps } from '../shared/deps';
+import { header } from '../shared/headers';
 import { lazy } from '../shared/lazy';
+import { credentialRepository, logger, systemClock } from '../shared/wiring';
 
 /** The whole API of the stage: the result is cached by Authorization header, so it must cover every route. */
 const stageWildcard = (methodArn: string): string => {
@@ -44,4 +46,12 @@ export const makeAuthorizerHandler =
     }
   };
 
-export const handler = lazy(() => makeAuthorizerHandler(defaultDeps()));
+/** On the cold path of every first request: one table read, a logger, nothing else (no SQS, S3, tracer). */
+export const handler = lazy(() => {
+  const config = loadConfig();
+  return makeAuthorizerHandler({
+    credentials: credentialRepository(config),
+    clock: systemClock,
+    logger: logger(config),
+  });
+});

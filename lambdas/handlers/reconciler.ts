@@ -1,8 +1,10 @@
-import { failOverdueJobs } from '../core/use-cases/job-processing';
+import { failOverdueJobs } from '../core/use-cases/job-failure';
 import { reconcileOutbox } from '../core/use-cases/reconcile';
-import { type AppDeps, defaultDeps } from '../shared/deps';
+import { loadConfig } from '../shared/config';
+import type { AppDeps } from '../shared/deps';
 import { lazy } from '../shared/lazy';
 import { count, METRIC, publishMetrics } from '../shared/metrics';
+import { basics, exportRepository, jobRepository, outboxReader, workQueue } from '../shared/wiring';
 
 export interface ReconcileReport {
   readonly requeued: number;
@@ -12,11 +14,16 @@ export interface ReconcileReport {
   readonly stuck: number;
 }
 
+export type ReconcilerDeps = Pick<
+  AppDeps,
+  'outbox' | 'jobs' | 'exports' | 'queue' | 'clock' | 'logger' | 'metrics'
+>;
+
 /**
  * Scheduled (every few minutes in AWS, and at local start-up): enqueues records whose enqueue was never
  * confirmed, and fails jobs that are past their due date by more than the grace period (`timed_out`).
  */
-export const makeReconcilerHandler = (deps: AppDeps) => async (): Promise<ReconcileReport> => {
+export const makeReconcilerHandler = (deps: ReconcilerDeps) => async (): Promise<ReconcileReport> => {
   const outbox = await reconcileOutbox(deps);
   const timedOut = await failOverdueJobs(deps);
   const stuck = (await deps.jobs.listOverdue(deps.clock.now().toISOString(), 1000)).length;
@@ -33,4 +40,13 @@ export const makeReconcilerHandler = (deps: AppDeps) => async (): Promise<Reconc
   return report;
 };
 
-export const handler = lazy(() => makeReconcilerHandler(defaultDeps()));
+export const handler = lazy(() => {
+  const config = loadConfig();
+  return makeReconcilerHandler({
+    ...basics(config),
+    outbox: outboxReader(config),
+    jobs: jobRepository(config),
+    exports: exportRepository(config),
+    queue: workQueue(config),
+  });
+});

@@ -1,4 +1,5 @@
 import { ENV } from '../../lib/resources';
+import type { AwsCredentials, CredentialSource } from '../adapters/aws-http';
 import type { JobSettings } from '../core/use-cases/jobs';
 import { DEFAULT_RETRY_DELAYS, parseRetryDelays } from '../core/webhooks';
 
@@ -11,11 +12,17 @@ export interface Config {
   readonly callbackRetryDelays: readonly number[];
   readonly buckets: { uploads: string; catalogs: string; exports: string };
   /** Set by the local runtime: the emulators' endpoints. Unset in AWS. */
-  readonly endpoints: { dynamodb?: string; sqs?: string; s3?: string };
+  readonly endpoints: { dynamodb?: string; sqs?: string; s3?: string; uploadForm?: string };
+  /** The role's credentials Lambda puts in the environment (the local runtime sets the same variables). */
+  readonly credentials?: AwsCredentials;
+  /** Set by programs rather than the environment: the CLI commands pass the SDK's provider chain. */
+  readonly credentialSource?: CredentialSource;
   readonly s3ForcePathStyle: boolean;
   readonly allowHttpCallbacks: boolean;
   readonly allowLoopbackUrls: boolean;
   readonly jobSettings: JobSettings;
+  /** Where a site owner reads about the service's requests, put in the web-source User-Agent. */
+  readonly webContactUrl: string | null;
   readonly serviceName: string;
   readonly metricsNamespace: string;
   /**
@@ -41,8 +48,27 @@ const positive = (value: string | undefined, fallback: number, name: string): nu
   return n;
 };
 
+const credentialsOf = (env: NodeJS.ProcessEnv): AwsCredentials | undefined =>
+  env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+    ? {
+        accessKeyId: env.AWS_ACCESS_KEY_ID,
+        secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+        sessionToken: env.AWS_SESSION_TOKEN || undefined,
+      }
+    : undefined;
+
+/**
+ * Lambda always sets AWS_REGION. Nothing falls back to a region of its own choosing: a command run against a
+ * deployed stack resolves it as the AWS CLI does (lib/admin/stack-target.ts) and sets it here.
+ */
+const regionOf = (env: NodeJS.ProcessEnv): string => {
+  const region = env.AWS_REGION || env.AWS_DEFAULT_REGION;
+  if (!region) throw new Error('Missing environment variable AWS_REGION');
+  return region;
+};
+
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
-  region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+  region: regionOf(env),
   tableName: required(env, ENV.tableName),
   queueUrls: {
     jobsRush: required(env, ENV.queueUrl.jobsRush),
@@ -63,7 +89,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
     dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB || undefined,
     sqs: env.AWS_ENDPOINT_URL_SQS || undefined,
     s3: env.AWS_ENDPOINT_URL_S3 || undefined,
+    uploadForm: env[ENV.uploadFormEndpoint] || undefined,
   },
+  credentials: credentialsOf(env),
   s3ForcePathStyle: flag(env.S3_FORCE_PATH_STYLE, false),
   allowHttpCallbacks: flag(env.ALLOW_HTTP_CALLBACKS, false),
   allowLoopbackUrls: flag(env.ALLOW_LOOPBACK_URLS, false),
@@ -73,6 +101,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
       standard: positive(env.STANDARD_SLA_HOURS, 72, 'STANDARD_SLA_HOURS'),
     },
   },
+  webContactUrl: env.WEB_CONTACT_URL?.trim() || null,
   serviceName: env.POWERTOOLS_SERVICE_NAME ?? 'catalog-jobs',
   metricsNamespace: env.POWERTOOLS_METRICS_NAMESPACE ?? 'CatalogJobs',
   moduleRoot: env.LAMBDA_TASK_ROOT ?? process.cwd(),

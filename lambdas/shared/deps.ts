@@ -1,21 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
-import { Tracer } from '@aws-lambda-powertools/tracer';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoCredentialRepository } from '../adapters/dynamo-credential-repository';
-import { DynamoExportRepository } from '../adapters/dynamo-export-repository';
-import { DynamoFileRepository } from '../adapters/dynamo-file-repository';
-import { DynamoIdempotencyStore } from '../adapters/dynamo-idempotency-store';
-import { DynamoJobRepository } from '../adapters/dynamo-job-repository';
-import { shieldMarshalling } from '../adapters/dynamo-marshalling';
-import { DynamoOutboxReader } from '../adapters/dynamo-outbox-reader';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { GuardedHttp } from '../adapters/guarded-http';
-import { S3ObjectStore } from '../adapters/s3-object-store';
-import { SqsWorkQueue } from '../adapters/sqs-work-queue';
+import { DEFAULT_WEB_LIMITS, type WebSourceSettings, webUserAgent } from '../core/catalog/web/limits';
 import type {
   Clock,
   CredentialRepository,
@@ -34,6 +20,19 @@ import type {
 } from '../core/ports';
 import type { JobSettings } from '../core/use-cases/jobs';
 import { type Config, loadConfig } from './config';
+import { streamingObjectStore } from './streaming-store';
+import {
+  basics,
+  credentialRepository,
+  exportRepository,
+  fileRepository,
+  idempotencyStore,
+  jobRepository,
+  outboxReader,
+  randomIds,
+  systemClock,
+  workQueue,
+} from './wiring';
 
 /** Everything a handler needs, built once per Lambda container (or per local runtime, or per test). */
 export interface AppDeps {
@@ -59,6 +58,8 @@ export interface AppDeps {
   readonly jobSettings: JobSettings;
   readonly allowHttpCallbacks: boolean;
   readonly allowLoopbackUrls: boolean;
+  /** Bounds and User-Agent of web sources (menu pages, online stores). */
+  readonly webSources: WebSourceSettings;
   /**
    * OCR of photographed menus and scanned PDF pages (SPEC 5.2 drafts), and the drawing of scanned pages:
    * only the job worker has them (shared/drafting.ts), so that no other bundle carries pdf.js.
@@ -68,73 +69,42 @@ export interface AppDeps {
   readonly decoder?: ImageDecoder;
 }
 
-const systemClock: Clock = { now: () => new Date() };
-const randomIds: IdGenerator = { uuid: () => randomUUID() };
-
 /**
- * The AWS SDK clients for a configuration: the emulators locally, the real services in AWS. In Lambda every
- * SDK call is traced (X-Ray subsegments through Powertools Tracer); elsewhere the tracer is a no-op.
+ * Everything, for the programs that use every part (the local runtime's start-up, the integration tests, the
+ * benches, the operator commands). A Lambda function is wired from the parts its handler uses (wiring.ts),
+ * never from this.
  */
-export const awsClients = (config: Config) => {
-  const tracer = new Tracer({ serviceName: config.serviceName });
-  const dynamo = tracer.captureAWSv3Client(
-    new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb }),
-  );
-  return {
-    dynamo,
-    doc: shieldMarshalling(
-      DynamoDBDocumentClient.from(dynamo, {
-        marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-      }),
-    ),
-    sqs: tracer.captureAWSv3Client(new SQSClient({ region: config.region, endpoint: config.endpoints.sqs })),
-    s3: tracer.captureAWSv3Client(
-      new S3Client({
-        region: config.region,
-        endpoint: config.endpoints.s3,
-        forcePathStyle: config.s3ForcePathStyle,
-        // Otherwise presigned PUTs carry the checksum of an empty body and S3 rejects the client's upload.
-        requestChecksumCalculation: 'WHEN_REQUIRED',
-      }),
-    ),
-  };
-};
-
 export const buildDeps = (config: Config, overrides: Partial<AppDeps> = {}): AppDeps => {
-  const { doc, sqs, s3 } = awsClients(config);
-  const table = { doc, tableName: config.tableName };
   const clock = overrides.clock ?? systemClock;
-
+  const { logger: log, metrics: meter } = basics(config);
   return {
-    jobs: new DynamoJobRepository(table),
-    exports: new DynamoExportRepository(table),
-    files: new DynamoFileRepository(table),
-    credentials: new DynamoCredentialRepository(table),
-    idempotency: new DynamoIdempotencyStore(table),
-    outbox: new DynamoOutboxReader(table),
-    queue: new SqsWorkQueue(sqs, {
-      ...config.queueUrls,
-      callbackDeadLetters: config.callbackDeadLetterQueueUrl,
-    }),
-    uploads: new S3ObjectStore(s3, config.buckets.uploads, clock),
-    catalogs: new S3ObjectStore(s3, config.buckets.catalogs, clock),
-    exportFiles: new S3ObjectStore(s3, config.buckets.exports, clock),
+    jobs: jobRepository(config),
+    exports: exportRepository(config),
+    files: fileRepository(config),
+    credentials: credentialRepository(config),
+    idempotency: idempotencyStore(config),
+    outbox: outboxReader(config),
+    queue: workQueue(config),
+    uploads: streamingObjectStore(config, 'uploads', clock),
+    catalogs: streamingObjectStore(config, 'catalogs', clock),
+    exportFiles: streamingObjectStore(config, 'exports', clock),
     http: new GuardedHttp({ allowLoopback: config.allowLoopbackUrls }),
     retryDelays: config.callbackRetryDelays,
     clock,
     ids: randomIds,
-    logger: new Logger({ serviceName: config.serviceName }),
-    metrics: new Metrics({ serviceName: config.serviceName, namespace: config.metricsNamespace }),
+    logger: log,
+    metrics: meter,
     jobSettings: config.jobSettings,
     allowHttpCallbacks: config.allowHttpCallbacks,
     allowLoopbackUrls: config.allowLoopbackUrls,
+    webSources: { limits: DEFAULT_WEB_LIMITS, userAgent: webUserAgent(config.webContactUrl) },
     ...overrides,
   };
 };
 
 let cached: AppDeps | undefined;
 
-/** The process's dependencies, built on first use from process.env (a Lambda container's cold start). */
+/** The process's dependencies, built on first use from process.env. */
 export const defaultDeps = (): AppDeps => {
   cached ??= buildDeps(loadConfig(process.env));
   return cached;

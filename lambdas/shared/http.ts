@@ -14,6 +14,7 @@ import { LIMITS, normaliseId } from '../core/schemas/job';
 import { checkIdempotencyKey, claimIdempotencyKey, requestFingerprint } from '../core/use-cases/idempotency';
 import { toPointer } from '../core/validation';
 import type { AppDeps } from './deps';
+import { header } from './headers';
 import { publishMetrics } from './metrics';
 import { toProblem } from './problem';
 
@@ -28,13 +29,7 @@ export const json = (statusCode: number, body: unknown, headers: Record<string, 
   body: JSON.stringify(body),
 });
 
-export const header = (event: Pick<APIGatewayProxyEvent, 'headers'>, name: string): string | undefined => {
-  const wanted = name.toLowerCase();
-  for (const [key, value] of Object.entries(event.headers ?? {})) {
-    if (key.toLowerCase() === wanted && value !== undefined) return value;
-  }
-  return undefined;
-};
+export { header } from './headers';
 
 export const requestIdOf = (event: Pick<APIGatewayProxyEvent, 'requestContext'>): string =>
   event.requestContext?.requestId ?? 'unknown';
@@ -225,18 +220,26 @@ export interface RouteOptions {
   readonly idempotent?: boolean;
 }
 
+/** What every route needs; idempotent routes also need `idempotency` and `clock`. */
+export type RouteDeps = Pick<AppDeps, 'logger' | 'metrics'> & Partial<Pick<AppDeps, 'idempotency' | 'clock'>>;
+
 /**
  * Builds an API Gateway proxy handler from a route function: envelope, scope check, JSON body and
  * idempotency, in that order. The function receives the parsed body and the caller's principal.
  */
 export const httpRoute = (
-  deps: AppDeps,
+  deps: RouteDeps,
   options: RouteOptions,
   route: (event: ApiEvent, principal: Principal) => Promise<ApiResult>,
 ): ApiHandler => {
   const chain = middy<ApiEvent, ApiResult>().use(apiEnvelope(deps)).use(requireScope(deps, options.scope));
   if (options.body === 'json') chain.use(jsonRequestBody());
-  if (options.idempotent) chain.use(idempotency(deps));
+  if (options.idempotent) {
+    const { idempotency: store, clock } = deps;
+    if (!store || !clock)
+      throw new Error('An idempotent route is built with deps.idempotency and deps.clock');
+    chain.use(idempotency({ idempotency: store, clock }));
+  }
   return chain.handler(async (event) => route(event, principalOf(event))) as unknown as ApiHandler;
 };
 

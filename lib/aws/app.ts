@@ -16,8 +16,13 @@ export const CONTEXT = {
   rushSlaHours: 'catalogJobs:rushSlaHours',
   standardSlaHours: 'catalogJobs:standardSlaHours',
   callbackRetryDelays: 'catalogJobs:callbackRetryDelays',
+  rushJobsMaxConcurrency: 'catalogJobs:rushJobsMaxConcurrency',
   standardJobsMaxConcurrency: 'catalogJobs:standardJobsMaxConcurrency',
+  exportsMaxConcurrency: 'catalogJobs:exportsMaxConcurrency',
+  callbacksMaxConcurrency: 'catalogJobs:callbacksMaxConcurrency',
+  authorizerReservedConcurrency: 'catalogJobs:authorizerReservedConcurrency',
   webAclArn: 'catalogJobs:webAclArn',
+  webContactUrl: 'catalogJobs:webContactUrl',
 } as const;
 
 export interface CatalogJobs {
@@ -72,8 +77,15 @@ export const addCatalogJobs = (app: App, options: { projectRoot?: string } = {})
     rushSlaHours: numberContext(app, CONTEXT.rushSlaHours),
     standardSlaHours: numberContext(app, CONTEXT.standardSlaHours),
     callbackRetryDelays: stringContext(app, CONTEXT.callbackRetryDelays),
-    standardJobsMaxConcurrency: numberContext(app, CONTEXT.standardJobsMaxConcurrency),
+    maxConcurrency: {
+      jobsRush: numberContext(app, CONTEXT.rushJobsMaxConcurrency),
+      jobsStandard: numberContext(app, CONTEXT.standardJobsMaxConcurrency),
+      exports: numberContext(app, CONTEXT.exportsMaxConcurrency),
+      callbacks: numberContext(app, CONTEXT.callbacksMaxConcurrency),
+    },
+    authorizerReservedConcurrency: numberContext(app, CONTEXT.authorizerReservedConcurrency),
     webAclArn: stringContext(app, CONTEXT.webAclArn),
+    webContactUrl: stringContext(app, CONTEXT.webContactUrl),
   });
   stateless.addStackDependency(stateful);
 

@@ -11,13 +11,25 @@ import {
   RECONCILER,
   ROUTES,
   type RouteDefinition,
+  type TABLE,
 } from '../resources';
 
 /** `read`: GetObject/HeadObject (+ ListBucket so a missing key is a 404, not a 403). `write`: PutObject. */
 export type ObjectAccess = 'read' | 'write' | 'readWrite';
 
+/** DynamoDB item actions on the table. Query is granted per index (`queries`), never on the table itself. */
+export type TableAction = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
+
+export type IndexName = (typeof TABLE.indexes)[number]['name'];
+
+export interface TableAccess {
+  readonly actions: readonly TableAction[];
+  /** The indexes the function queries. */
+  readonly queries: readonly IndexName[];
+}
+
 export interface Access {
-  readonly table: 'read' | 'readWrite';
+  readonly table: TableAccess;
   readonly buckets: Partial<Record<BucketKey, ObjectAccess>>;
   /** Queues the function sends messages to (consuming is granted by the event source). */
   readonly sendTo: readonly QueueKey[];
@@ -100,105 +112,142 @@ export interface FunctionDefinition {
   readonly packaging?: Packaging;
 }
 
-const read = (why: string, buckets: Access['buckets'] = {}, sendTo: QueueKey[] = []): Access => ({
-  table: 'read',
-  buckets,
-  sendTo,
-  why,
-});
-const readWrite = (why: string, buckets: Access['buckets'] = {}, sendTo: QueueKey[] = []): Access => ({
-  table: 'readWrite',
-  buckets,
-  sendTo,
-  why,
+/** `table(['GetItem'], 'GSI1')`: these item actions, and Query on these indexes. */
+const table = (actions: readonly TableAction[], ...queries: IndexName[]): TableAccess => ({
+  actions,
+  queries,
 });
 
-/** Least privilege per handler. A new handler without an entry here gets `defaultAccess` (and a warning). */
+const access = (
+  why: string,
+  tableAccess: TableAccess,
+  buckets: Access['buckets'] = {},
+  sendTo: QueueKey[] = [],
+): Access => ({ table: tableAccess, buckets, sendTo, why });
+
+/** A conditional write that loses a race reads the item (returned with the failure, or locally read again). */
+const MOVES: TableAction[] = ['GetItem', 'UpdateItem'];
+/** A record and its idempotency record: put, read on a lost race, complete, or release and remove. */
+const CREATES: TableAction[] = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'];
+
+/**
+ * Least privilege per handler: the DynamoDB actions and indexes its code paths use (lambdas/adapters: a
+ * listing queries an index and reads its page of records with BatchGetItem), the buckets and the queues. A
+ * new handler without an entry here gets `defaultAccess` (and a warning).
+ */
 export const ACCESS: Readonly<Record<string, Access>> = {
-  'create-job': readWrite(
+  'create-job': access(
     'stores the job and its idempotency record, checks uploaded sources exist, enqueues rush or standard',
+    table(CREATES),
     { uploads: 'read' },
     ['jobsRush', 'jobsStandard'],
   ),
-  'list-jobs': read('queries the client partition (GSI1)'),
-  'get-job': read('reads one job'),
-  'cancel-job': readWrite(
-    'moves the job to canceled; may wake the exports waiting on it so they fail with job_failed',
+  'list-jobs': access(
+    'queries the client partition (GSI1), reads the page of jobs',
+    table(['BatchGetItem'], 'GSI1'),
+  ),
+  'get-job': access('reads one job', table(['GetItem'])),
+  'cancel-job': access(
+    'moves the job to canceled; may wake the exports waiting on it (GSI1) so they fail with job_failed',
+    table(MOVES, 'GSI1'),
     {},
     ['exports'],
   ),
-  'create-export': readWrite('stores the export and its idempotency record, enqueues it', {}, ['exports']),
-  'get-export': read('reads one export and presigns a GET of its file', { exports: 'read' }),
-  'create-file': readWrite('stores the file record and presigns the upload PUT', { uploads: 'write' }),
-  'get-file': readWrite('marks a file uploaded (HeadObject) and presigns the PUT again while pending', {
-    uploads: 'readWrite',
+  'create-export': access('stores the export and its idempotency record, enqueues it', table(CREATES), {}, [
+    'exports',
+  ]),
+  'get-export': access('reads one export and presigns a GET of its file', table(['GetItem']), {
+    exports: 'read',
   }),
+  'create-file': access('stores the file record and presigns the upload form', table(['PutItem']), {
+    uploads: 'write',
+  }),
+  'get-file': access(
+    'marks a file uploaded (HeadObject) and presigns the form again while pending',
+    table(MOVES),
+    { uploads: 'readWrite' },
+  ),
   // Operations API (SPEC 5.4, scope operator).
-  'ops-list-jobs': read('queries the review queue (GSI2)'),
-  'ops-get-job': read('reads a job by id (GSI3), its draft catalog, and presigns a GET of it', {
-    catalogs: 'read',
-  }),
-  'ops-get-job-source': read(
-    'reads a job by id (GSI3), its uploaded file record and draft review, and presigns a GET of the source ' +
-      '(the uploaded file, or the copy of a URL source kept in the catalogs bucket)',
+  'ops-list-jobs': access(
+    'queries the review queue (GSI2), reads the page of jobs',
+    table(['BatchGetItem'], 'GSI2'),
+  ),
+  'ops-get-job': access(
+    'finds a job by id (GSI3), reads its draft catalog and presigns a GET of it',
+    table(['GetItem'], 'GSI3'),
+    { catalogs: 'read' },
+  ),
+  'ops-get-job-source': access(
+    'finds a job by id (GSI3), reads its uploaded file record and draft review, and presigns a GET of the ' +
+      'source (the uploaded file, or the copy of a URL source kept in the catalogs bucket)',
+    table(['GetItem'], 'GSI3'),
     { catalogs: 'read', uploads: 'read' },
   ),
-  'ops-put-catalog': readWrite('replaces the draft catalog and records its summary on the job', {
-    catalogs: 'readWrite',
-  }),
-  'ops-complete-job': readWrite(
-    'checks the catalog exists, completes the job and wakes the exports waiting on it',
+  'ops-put-catalog': access(
+    'finds the job (GSI3), replaces the draft catalog and records its summary on the job',
+    table(MOVES, 'GSI3'),
+    { catalogs: 'readWrite' },
+  ),
+  'ops-complete-job': access(
+    'finds the job (GSI3), checks the catalog exists, completes the job and wakes its exports (GSI1)',
+    table(MOVES, 'GSI1', 'GSI3'),
     { catalogs: 'read' },
     ['exports'],
   ),
-  'ops-fail-job': readWrite(
-    'fails the job and wakes the exports waiting on it (they fail with job_failed)',
+  'ops-fail-job': access(
+    'finds the job (GSI3), fails it and wakes its exports (GSI1), which fail with job_failed',
+    table(MOVES, 'GSI1', 'GSI3'),
     {},
     ['exports'],
   ),
-  authorizer: read('looks up the API key digest'),
-  'job-worker': readWrite(
-    'advances the job, reads uploaded sources, writes the catalog, wakes the exports waiting on the job',
+  authorizer: access('looks up the API key digest', table(['GetItem'])),
+  'job-worker': access(
+    'advances the job, reads uploaded sources, writes the catalog, wakes the exports waiting on the job (GSI1)',
+    table(MOVES, 'GSI1'),
     { uploads: 'read', catalogs: 'readWrite' },
     ['exports'],
   ),
-  'export-worker': readWrite(
+  'export-worker': access(
     'advances the export, streams the catalog into the export file (multipart upload), re-checks exports ' +
       'whose job is not done yet and enqueues the first callback',
+    table(MOVES),
     { catalogs: 'read', exports: 'write' },
     ['exports', 'callbacks'],
   ),
   'callback-worker': {
-    ...readWrite(
+    ...access(
       'records callback attempts, reads the client webhook secret, presigns the delivery URL of the export ' +
         'it sends, re-enqueues itself with a delay to retry and dead-letters callbacks that failed for good',
+      table(MOVES),
       { exports: 'read' },
       ['callbacks'],
     ),
     deadLetterTo: ['callbacks'],
   },
-  [RECONCILER.handler]: readWrite('re-enqueues outbox records, fails timed-out jobs, counts stuck jobs', {}, [
-    'jobsRush',
-    'jobsStandard',
-    'exports',
-  ]),
+  [RECONCILER.handler]: access(
+    're-enqueues outbox records and fails timed-out jobs (GSI2 sweeps), waking their exports (GSI1)',
+    table(MOVES, 'GSI1', 'GSI2'),
+    {},
+    ['jobsRush', 'jobsStandard', 'exports'],
+  ),
 };
 
 /**
  * For a route added to ROUTES without an ACCESS entry: client GETs read the table; anything else reads and
- * writes it; operator routes (SPEC 5.4) also read and write draft catalogs and wake waiting exports.
+ * writes it; operator routes (SPEC 5.4) also find jobs by id, read and write draft catalogs and wake exports.
  */
 export const defaultAccess = (route: RouteDefinition): Access => {
   if (route.scope === 'operator') {
-    return readWrite(
-      'operations API default: review queue, draft catalogs, completing or failing jobs wakes exports',
+    return access(
+      'operations API default: jobs by id, draft catalogs, completing or failing jobs wakes exports',
+      table(MOVES, 'GSI1', 'GSI3'),
       { catalogs: 'readWrite' },
       ['exports'],
     );
   }
   return route.method === 'GET'
-    ? read('client GET default: reads the table')
-    : readWrite('client write default: reads and writes the table');
+    ? access('client GET default: reads the table', table(['GetItem']))
+    : access('client write default: reads and writes the table', table(CREATES));
 };
 
 const pascal = (kebab: string): string =>

@@ -12,6 +12,8 @@ export const STACK_NAMES = {
 
 /** Output keys of the two stacks (`aws cloudformation describe-stacks --stack-name ... `). */
 export const OUTPUTS = {
+  /** In both stacks: where they are, so that `npm run keys -- --outputs` needs no region of its own. */
+  region: 'Region',
   /** In STACK_NAMES.stateful. */
   tableName: 'TableName',
   bucketName: (key: BucketKey): string => `${BUCKETS[key].id}BucketName`,

@@ -5,6 +5,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import {
+  GATEWAY_REQUEST_HEADERS,
   GATEWAY_RESPONSES,
   type GatewayAnswer,
   type GatewayResponseType,
@@ -131,9 +132,12 @@ export class ServiceApi extends Construct {
       this.api.addGatewayResponse(`Gateway${type}`, {
         type: apigw.ResponseType.of(type),
         statusCode: answer.status === undefined ? undefined : String(answer.status),
-        responseHeaders: Object.fromEntries(
-          Object.entries(gatewayHeaders(answer)).map(([name, value]) => [name, `'${value}'`]),
-        ),
+        responseHeaders: {
+          ...Object.fromEntries(
+            Object.entries(gatewayHeaders(answer)).map(([name, value]) => [name, `'${value}'`]),
+          ),
+          ...GATEWAY_REQUEST_HEADERS,
+        },
         templates: { 'application/json': JSON.stringify(gatewayProblem(answer, '$context.requestId')) },
       });
     }

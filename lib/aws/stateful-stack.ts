@@ -1,4 +1,4 @@
-import { Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -12,24 +12,27 @@ import {
   TABLE,
   visibilityTimeoutSeconds,
 } from '../resources';
-import { OUTPUTS } from './names';
+import { OUTPUTS, STACK_NAMES } from './names';
 
 export interface StatefulStackProps extends StackProps {
   /** On-demand maximum throughput of the table and of each index (a cost and runaway-loop ceiling). */
   readonly maxReadRequestUnits?: number;
   readonly maxWriteRequestUnits?: number;
-  /** Origins allowed to PUT to presigned upload URLs from a browser. */
+  /**
+   * Origins allowed to upload (POST forms, presigned PUTs) to the uploads bucket from a browser. None by default: clients upload
+   * from their own programs (SPEC 3.3) and the operations console uploads nothing.
+   */
   readonly uploadCorsOrigins?: readonly string[];
 }
 
 /**
- * Bucket names are fixed per account and region (`catalog-uploads-123456789012-eu-west-1`) rather than
- * generated: the stateless stack then names the buckets in its IAM statements with pseudo parameters instead
- * of cross-stack references, so the policies (and the reviewed cdk-nag acknowledgements) read as
- * `arn:<partition>:s3:::catalog-uploads-<account>-<region>/*`.
+ * The name CloudFormation gave a bucket, for the stateless stack (functions' environment, IAM statements, the
+ * console's page policy): the stateful stack's `<Bucket>BucketName` output, through Fn::GetStackOutput like
+ * every other value that crosses between the stacks. No bucket has a fixed name: nothing to squat, and none
+ * left behind (retained) that blocks the next deploy.
  */
 export const serviceBucketName = (key: BucketKey): string =>
-  `${BUCKETS[key].localName}-${Aws.ACCOUNT_ID}-${Aws.REGION}`;
+  Fn.getStackOutput(STACK_NAMES.stateful, OUTPUTS.bucketName(key), Aws.REGION);
 
 export interface ServiceQueue {
   readonly queue: sqs.Queue;
@@ -48,8 +51,8 @@ export class StatefulStack extends Stack {
 
   constructor(scope: Construct, id: string, props: StatefulStackProps = {}) {
     super(scope, id, props);
-    const maxRead = props.maxReadRequestUnits ?? 2000;
-    const maxWrite = props.maxWriteRequestUnits ?? 1000;
+    const maxRead = props.maxReadRequestUnits ?? TABLE.maxThroughput.readRequestUnits;
+    const maxWrite = props.maxWriteRequestUnits ?? TABLE.maxThroughput.writeRequestUnits;
 
     this.table = new dynamodb.Table(this, TABLE.id, {
       partitionKey: { name: TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
@@ -68,8 +71,13 @@ export class StatefulStack extends Stack {
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
         sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
-        // Repositories read whole records from the indexes (listings, sweeps).
-        projectionType: dynamodb.ProjectionType.ALL,
+        // Only what the queries on the index read (lib/resources.ts): records are read from the table.
+        ...(index.projection.type === 'INCLUDE'
+          ? {
+              projectionType: dynamodb.ProjectionType.INCLUDE,
+              nonKeyAttributes: [...index.projection.attributes],
+            }
+          : { projectionType: dynamodb.ProjectionType.KEYS_ONLY }),
         maxReadRequestUnits: maxRead,
         maxWriteRequestUnits: maxWrite,
       });
@@ -87,7 +95,29 @@ export class StatefulStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
-    const cors = props.uploadCorsOrigins ?? ['*'];
+    const uploadOrigins = props.uploadCorsOrigins ?? [];
+    /** The console's origin: the service's own API (its id is the stateless stack's, hence the pattern). */
+    const consoleOrigin = `https://*.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`;
+    const corsOf = (key: BucketKey): s3.CorsRule[] | undefined => {
+      const rules: s3.CorsRule[] = [];
+      if (key === 'uploads' || key === 'catalogs') {
+        rules.push({
+          allowedMethods: [s3.HttpMethods.GET, s3.HttpMethods.HEAD],
+          allowedOrigins: [consoleOrigin],
+          maxAge: 3000,
+        });
+      }
+      if (key === 'uploads' && uploadOrigins.length > 0) {
+        rules.push({
+          allowedMethods: [s3.HttpMethods.POST, s3.HttpMethods.PUT],
+          allowedOrigins: [...uploadOrigins],
+          allowedHeaders: ['*'],
+          exposedHeaders: ['etag', 'location'],
+          maxAge: 3000,
+        });
+      }
+      return rules.length > 0 ? rules : undefined;
+    };
     const bucket = (key: BucketKey): s3.Bucket => {
       const def = BUCKETS[key];
       const lifecycleRules: s3.LifecycleRule[] = [
@@ -97,7 +127,6 @@ export class StatefulStack extends Stack {
         lifecycleRules.push({ id: 'expire', expiration: Duration.days(def.expireAfterDays) });
       }
       return new s3.Bucket(this, def.id, {
-        bucketName: serviceBucketName(key),
         blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
         encryption: s3.BucketEncryption.S3_MANAGED,
         enforceSSL: true,
@@ -106,30 +135,10 @@ export class StatefulStack extends Stack {
         serverAccessLogsBucket: this.accessLogsBucket,
         serverAccessLogsPrefix: `${def.localName}/`,
         lifecycleRules,
-        // Clients PUT their source files straight to a presigned URL (SPEC 3.3), possibly from a browser; the
-        // operations console reads sources (uploads, and the copies of drafted URL sources in the catalogs
-        // bucket) from presigned GET URLs (GET /v1/ops/jobs/{id}/sources/{n}).
-        cors:
-          key === 'exports'
-            ? undefined
-            : [
-                ...(key === 'uploads'
-                  ? [
-                      {
-                        allowedMethods: [s3.HttpMethods.PUT],
-                        allowedOrigins: [...cors],
-                        allowedHeaders: ['content-type', 'content-length', 'content-md5', 'x-amz-*'],
-                        exposedHeaders: ['etag'],
-                        maxAge: 3000,
-                      },
-                    ]
-                  : []),
-                {
-                  allowedMethods: [s3.HttpMethods.GET, s3.HttpMethods.HEAD],
-                  allowedOrigins: [...cors],
-                  maxAge: 3000,
-                },
-              ],
+        // CloudFormation names every bucket (serviceBucketName). The operations console (served by the API)
+        // reads sources and drafts through presigned GETs; browser uploads only from the origins a deployer
+        // lists (context catalogJobs:uploadCorsOrigins): clients upload from their own programs.
+        cors: corsOf(key),
         removalPolicy: RemovalPolicy.RETAIN,
       });
     };
@@ -161,6 +170,7 @@ export class StatefulStack extends Stack {
       callbacks: serviceQueue('callbacks'),
     };
 
+    new CfnOutput(this, OUTPUTS.region, { value: Aws.REGION, description: 'The region of the stacks.' });
     new CfnOutput(this, OUTPUTS.tableName, {
       value: this.table.tableName,
       description: 'The single DynamoDB table (npm run keys reads it from here).',

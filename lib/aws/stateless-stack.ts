@@ -1,4 +1,4 @@
-import { Annotations, Aws, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Annotations, Aws, CfnOutput, Duration, Fn, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -6,7 +6,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { BUCKETS, type BucketKey, ENV, QUEUES, type QueueKey, RECONCILER, TABLE } from '../resources';
+import { BUCKETS, type BucketKey, ENV, QUEUES, type QueueKey, RECONCILER } from '../resources';
 import { ConsoleSite } from './console-site';
 import { type Access, type FunctionDefinition, type ObjectAccess, serviceFunctions } from './functions';
 import { Monitoring } from './monitoring';
@@ -25,33 +25,37 @@ export interface StatelessStackProps extends StackProps {
   readonly standardSlaHours?: number;
   /** Comma-separated seconds (SPEC 6), e.g. "5,300,1800". */
   readonly callbackRetryDelays?: string;
+  /** A page or `mailto:` for site owners, named in the User-Agent of web-source requests (WEB_CONTACT_URL). */
+  readonly webContactUrl?: string;
   /**
-   * Cap on concurrent job-worker invocations fed by the standard queue, so that standard work can never take
-   * the concurrency rush jobs need (the local runtime serves rush first; Lambda polls both queues at once).
+   * Caps on the concurrent invocations each queue feeds its consumer (QUEUES[key].maxConcurrency unless set):
+   * standard work never takes the concurrency rush jobs need, and no backlog takes the API's.
    */
-  readonly standardJobsMaxConcurrency?: number;
+  readonly maxConcurrency?: Partial<Record<QueueKey, number>>;
+  /**
+   * Concurrency reserved for the authorizer (none unless set). An account whose quota is at its new-account
+   * default cannot reserve any (Lambda keeps 100 unreserved), so it is opt-in: docs/scaling.md.
+   */
+  readonly authorizerReservedConcurrency?: number;
   /** Regional WAFv2 web ACL to associate with the API stage. */
   readonly webAclArn?: string;
 }
 
-export const TABLE_READ_ACTIONS = [
-  'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
-  'dynamodb:Query',
-  'dynamodb:ConditionCheckItem',
-] as const;
-export const TABLE_WRITE_ACTIONS = [
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-] as const;
 const OBJECT_READ_ACTIONS = ['s3:GetObject'];
 const OBJECT_WRITE_ACTIONS = ['s3:PutObject', 's3:AbortMultipartUpload'];
 
-/** How cdk-nag spells `arn:${AWS::Partition}:s3:::<bucket name>/*` in an IAM5 finding. */
-export const objectArnFinding = (key: BucketKey): string =>
-  `arn:<AWS::Partition>:s3:::${BUCKETS[key].localName}-<AWS::AccountId>-<AWS::Region>/*`;
+/**
+ * A bucket's name, as the stateful stack's `<Bucket>BucketName` output: CloudFormation names the buckets
+ * (nothing to squat, nothing retained that blocks the next deploy), so the functions' environment and IAM
+ * statements read the name through Fn::GetStackOutput, as every other cross-stack value.
+ */
+const bucketNameOf = serviceBucketName;
+
+const bucketArnOf = (key: BucketKey): string => `arn:${Aws.PARTITION}:s3:::${bucketNameOf(key)}`;
+
+/** How cdk-nag names the resource `<bucket ARN>/*` of a statement in an IAM5 finding. */
+export const objectArnFinding = (stack: Stack, key: BucketKey): string =>
+  `arn:<AWS::Partition>:s3:::${JSON.stringify(stack.resolve(bucketNameOf(key)))}/*`;
 
 /**
  * The code: one function per handler (lib/aws/functions.ts), the REST API in front of the HTTP ones, SQS
@@ -95,8 +99,9 @@ export class StatelessStack extends Stack {
       ),
       // Callbacks that failed for good are kept in the callbacks queue's own dead-letter queue.
       [ENV.callbackDeadLetterQueueUrl]: data.queues.callbacks.deadLetterQueue.queueUrl,
+      // CloudFormation names the buckets (nothing to squat, nothing left to block a redeploy): passed by reference.
       ...Object.fromEntries(
-        (Object.keys(BUCKETS) as BucketKey[]).map((key) => [ENV.bucket[key], serviceBucketName(key)]),
+        (Object.keys(BUCKETS) as BucketKey[]).map((key) => [ENV.bucket[key], bucketNameOf(key)]),
       ),
       POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
       POWERTOOLS_METRICS_NAMESPACE: METRICS.namespace,
@@ -111,6 +116,7 @@ export class StatelessStack extends Stack {
       ...(props.callbackRetryDelays === undefined
         ? {}
         : { [ENV.callbackRetryDelays]: props.callbackRetryDelays }),
+      ...(props.webContactUrl === undefined ? {} : { WEB_CONTACT_URL: props.webContactUrl }),
     };
 
     const functions = new Map<string, ServiceFunction>();
@@ -131,6 +137,11 @@ export class StatelessStack extends Stack {
       this.grant(fn, definition, data);
       functions.set(definition.name, fn);
     }
+    if (props.authorizerReservedConcurrency !== undefined) {
+      (
+        functions.get('authorizer')!.function.node.defaultChild as lambda.CfnFunction
+      ).reservedConcurrentExecutions = props.authorizerReservedConcurrency;
+    }
     this.functions = functions;
 
     for (const definition of serviceFunctions().filter((d) => d.kind === 'consumer')) {
@@ -142,8 +153,7 @@ export class StatelessStack extends Stack {
             batchSize: def.batchSize,
             // Handlers answer SQSBatchResponse (Powertools processPartialResponse): only failed records return.
             reportBatchItemFailures: true,
-            maxConcurrency:
-              queueKey === 'jobsStandard' ? (props.standardJobsMaxConcurrency ?? 10) : undefined,
+            maxConcurrency: props.maxConcurrency?.[queueKey] ?? def.maxConcurrency,
           }),
         );
       }
@@ -190,9 +200,19 @@ export class StatelessStack extends Stack {
       alarmEmail: props.alarmEmail,
     });
 
+    new CfnOutput(this, OUTPUTS.region, { value: Aws.REGION, description: 'The region of the stacks.' });
     new CfnOutput(this, OUTPUTS.apiUrl, {
-      value: this.api.api.url,
-      description: 'Base URL of the API; the routes follow it (.../v1/jobs).',
+      // Without the trailing slash RestApi.url has: the README builds $API/v1/jobs from it.
+      value: Fn.join('', [
+        'https://',
+        this.api.api.restApiId,
+        '.execute-api.',
+        Aws.REGION,
+        '.',
+        Aws.URL_SUFFIX,
+        `/${this.api.api.deploymentStage.stageName}`,
+      ]),
+      description: 'Base URL of the API, without a trailing slash; the routes follow it ($API/v1/jobs).',
     });
     new CfnOutput(this, OUTPUTS.restApiId, { value: this.api.api.restApiId });
     new CfnOutput(this, OUTPUTS.usagePlanId, {
@@ -206,19 +226,27 @@ export class StatelessStack extends Stack {
   private grant(fn: ServiceFunction, definition: FunctionDefinition, data: StatefulStack): void {
     const access: Access = definition.access;
     const role = fn.role;
-    role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        sid: 'Table',
-        actions: [...TABLE_READ_ACTIONS, ...(access.table === 'readWrite' ? TABLE_WRITE_ACTIONS : [])],
-        resources: [
-          data.table.tableArn,
-          ...TABLE.indexes.map((index) => `${data.table.tableArn}/index/${index.name}`),
-        ],
-      }),
-    );
+    if (access.table.actions.length > 0) {
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          sid: 'Table',
+          actions: access.table.actions.map((action) => `dynamodb:${action}`),
+          resources: [data.table.tableArn],
+        }),
+      );
+    }
+    if (access.table.queries.length > 0) {
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          sid: 'Indexes',
+          actions: ['dynamodb:Query'],
+          resources: access.table.queries.map((index) => `${data.table.tableArn}/index/${index}`),
+        }),
+      );
+    }
 
     for (const [key, mode] of Object.entries(access.buckets) as [BucketKey, ObjectAccess][]) {
-      const bucketArn = `arn:${Aws.PARTITION}:s3:::${serviceBucketName(key)}`;
+      const bucketArn = bucketArnOf(key);
       const reads = mode === 'read' || mode === 'readWrite';
       const writes = mode === 'write' || mode === 'readWrite';
       const actions = [...(reads ? OBJECT_READ_ACTIONS : []), ...(writes ? OBJECT_WRITE_ACTIONS : [])];
@@ -229,11 +257,15 @@ export class StatelessStack extends Stack {
       if (reads) {
         // Without ListBucket, HeadObject of a missing key is a 403 instead of the 404 the code expects.
         role.addToPrincipalPolicy(
-          new iam.PolicyStatement({ sid: `${sid}List`, actions: ['s3:ListBucket'], resources: [bucketArn] }),
+          new iam.PolicyStatement({
+            sid: `${sid}List`,
+            actions: ['s3:ListBucket'],
+            resources: [bucketArn],
+          }),
         );
       }
       Validations.of(role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::${objectArnFinding(key)}]`,
+        id: `AwsSolutions-IAM5[Resource::${objectArnFinding(this, key)}]`,
         reason:
           `${definition.name} ${access.why}. It needs ${actions.join(', ')} on objects of the ` +
           `${BUCKETS[key].localName} bucket, whose keys are ids generated per record, so the statement names ` +

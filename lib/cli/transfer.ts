@@ -47,12 +47,15 @@ export interface UploadedFile {
   readonly filename: string;
   readonly content_type: string;
   readonly upload_url: string | null;
+  /** The presigned form: its fields are sent as they are before the file. */
+  readonly upload_form?: { readonly url: string; readonly fields: Readonly<Record<string, string>> } | null;
   readonly size_bytes: number | null;
 }
 
 /**
- * POST /v1/files, PUT the bytes to upload_url (with the same Content-Type, which the URL is signed for),
- * then GET the file to see it `uploaded`.
+ * POST /v1/files, POST the bytes as the presigned form `upload_form` (its fields, then the file: the store
+ * checks the signed key, Content-Type and the 100 MB limit itself; a service without the form gets a PUT to
+ * `upload_url`), then GET the file to see it `uploaded`.
  */
 export const uploadFile = async (
   api: ApiClient,
@@ -67,22 +70,34 @@ export const uploadFile = async (
   const created = await api.request<UploadedFile>('POST', '/v1/files', {
     body: { filename: path.basename(filePath), content_type: contentType },
   });
-  const uploadUrl = created.body.upload_url;
-  if (!uploadUrl) throw new CliError(`the service gave no upload_url for file ${created.body.id}`);
+  const { upload_form: uploadForm, upload_url: putUrl } = created.body;
+  if (!uploadForm && !putUrl)
+    throw new CliError(`the service gave no upload_url for file ${created.body.id}`);
   const bytes = await readFile(filePath);
-  let put: Response;
+  let posted: Response;
   try {
-    put = await fetch(uploadUrl, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes });
+    if (uploadForm) {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(uploadForm.fields)) form.append(name, value);
+      form.append('file', new Blob([bytes], { type: contentType }), path.basename(filePath));
+      posted = await fetch(uploadForm.url, { method: 'POST', body: form });
+    } else {
+      posted = await fetch(putUrl!, { method: 'PUT', body: bytes, headers: { 'content-type': contentType } });
+    }
   } catch (error) {
     throw new CliError(
       `uploading ${filePath} failed: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  if (!put.ok) {
-    const text = (await put.text()).slice(0, 300);
-    throw new CliError(`uploading ${filePath} failed: the upload URL answered ${put.status} ${text}`.trim());
+  if (!posted.ok) {
+    const text = await posted.text();
+    const code = /<Code>([^<]+)<\/Code>/.exec(text)?.[1];
+    const detail = code ?? text.slice(0, 300);
+    throw new CliError(
+      `uploading ${filePath} failed: the upload URL answered ${posted.status} ${detail}`.trim(),
+    );
   }
-  await put.arrayBuffer().catch(() => undefined);
+  await posted.arrayBuffer().catch(() => undefined);
   const file = await api.get<UploadedFile>(`/v1/files/${encodeURIComponent(created.body.id)}`);
   if (file.body.state !== 'uploaded') {
     throw new CliError(`file ${file.body.id} is still ${file.body.state} after its upload`);

@@ -1,9 +1,11 @@
 import { Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer, Server } from 'node:net';
 import path from 'node:path';
+import { S3Client } from '@aws-sdk/client-s3';
 import { ChangeMessageVisibilityBatchCommand, ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import dynalite from 'dynalite';
 import { type FauxqsServer, startFauxqs } from 'fauxqs';
+import { LIMITS } from '../../lambdas/core/schemas/job';
 import {
   DATA_DIR_ENTRIES,
   type DataDirLock,
@@ -12,6 +14,7 @@ import {
   resetDataDir,
   writeMeta,
 } from './data-dir';
+import { startUploadForms, type UploadFormServer } from './upload-form';
 
 export interface EmulatorOptions {
   /** Preferred ports: taken when free, otherwise any free port. Default: the ports of the last run, else any. */
@@ -31,6 +34,8 @@ export interface Emulators {
   readonly dynamodb: string;
   /** SQS- and S3-compatible endpoint (fauxqs). */
   readonly aws: string;
+  /** S3's POST object (presigned upload forms), which fauxqs lacks: lib/local/upload-form.ts. */
+  readonly uploadForm: string;
   readonly dataDir: string | undefined;
   /**
    * Makes every in-flight message of every queue visible again and returns how many there were. Only for a
@@ -41,7 +46,9 @@ export interface Emulators {
   stop(): Promise<void>;
 }
 
-const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+/** The credentials the local functions sign with (lambdaEnvironment sets them). */
+export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
+const credentials = LOCAL_CREDENTIALS;
 
 /** `port` if nothing listens on it (on any interface), else 0: the OS then picks a free one. */
 const freeOrAny = (port: number | undefined): Promise<number> => {
@@ -123,6 +130,7 @@ export const startEmulators = async (options: EmulatorOptions = {}): Promise<Emu
   const remembered = dataDir ? (readMeta(dataDir).ports ?? {}) : {};
   let dynamo: ReturnType<typeof dynalite> | undefined;
   let fauxqs: FauxqsServer | undefined;
+  let forms: UploadFormServer | undefined;
   try {
     dynamo = dynalite({
       createTableMs: 0,
@@ -143,10 +151,26 @@ export const startEmulators = async (options: EmulatorOptions = {}): Promise<Emu
       servers,
     );
     for (const server of servers) allowLoopbackReads(server);
-    if (dataDir)
-      writeMeta(dataDir, { ...readMeta(dataDir), ports: { dynamodb: dynamodbPort, aws: fauxqs.port } });
-    return emulatorsOf(dynamo, dynamodbPort, fauxqs, dataDir, lock);
+    forms = await startUploadForms({
+      s3: new S3Client({
+        region: 'us-east-1',
+        endpoint: `http://127.0.0.1:${fauxqs.port}`,
+        forcePathStyle: true,
+        credentials,
+      }),
+      secrets: { [credentials.accessKeyId]: credentials.secretAccessKey },
+      port: await freeOrAny(remembered.uploadForm),
+      maxPutBytes: LIMITS.sourceFileBytes,
+    });
+    if (dataDir) {
+      writeMeta(dataDir, {
+        ...readMeta(dataDir),
+        ports: { dynamodb: dynamodbPort, aws: fauxqs.port, uploadForm: forms.port },
+      });
+    }
+    return emulatorsOf(dynamo, dynamodbPort, fauxqs, forms, dataDir, lock);
   } catch (error) {
+    await forms?.stop().catch(() => undefined);
     await fauxqs?.stop().catch(() => undefined);
     if (dynamo?.listening) await new Promise<void>((resolve) => dynamo?.close(() => resolve()));
     lock?.release();
@@ -158,6 +182,7 @@ const emulatorsOf = (
   dynamo: ReturnType<typeof dynalite>,
   dynamodbPort: number,
   fauxqs: FauxqsServer,
+  forms: UploadFormServer,
   dataDir: string | undefined,
   lock: DataDirLock | undefined,
 ): Emulators => {
@@ -165,6 +190,7 @@ const emulatorsOf = (
   return {
     dynamodb: `http://127.0.0.1:${dynamodbPort}`,
     aws,
+    uploadForm: forms.url,
     dataDir,
     releaseInFlightMessages: async () => {
       const sqs = new SQSClient({ region: 'us-east-1', endpoint: aws, credentials });
@@ -196,6 +222,7 @@ const emulatorsOf = (
     },
     stop: async () => {
       try {
+        await forms.stop();
         await fauxqs.stop();
         await new Promise<void>((resolve) => dynamo.close(() => resolve()));
       } finally {

@@ -59,7 +59,10 @@ export const createTable = async (
             { AttributeName: index.partitionKey, KeyType: 'HASH' },
             { AttributeName: index.sortKey, KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: 'ALL' },
+          Projection:
+            index.projection.type === 'INCLUDE'
+              ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection.attributes] }
+              : { ProjectionType: 'KEYS_ONLY' },
         })),
       }),
     );
@@ -168,7 +171,7 @@ export const provisionAll = async (clients: {
 /** The environment the Lambda code reads (lambdas/shared/config.ts), pointing at the local resources. */
 export const lambdaEnvironment = (
   resources: ProvisionedResources,
-  endpoints: { dynamodb: string; aws: string },
+  endpoints: { dynamodb: string; aws: string; uploadForm?: string },
 ): Record<string, string> => ({
   [ENV.tableName]: resources.tableName,
   [ENV.queueUrl.jobsRush]: resources.queueUrls.jobsRush,
@@ -182,6 +185,7 @@ export const lambdaEnvironment = (
   AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
   AWS_ENDPOINT_URL_SQS: endpoints.aws,
   AWS_ENDPOINT_URL_S3: endpoints.aws,
+  ...(endpoints.uploadForm ? { [ENV.uploadFormEndpoint]: endpoints.uploadForm } : {}),
   S3_FORCE_PATH_STYLE: 'true',
   AWS_REGION: 'us-east-1',
   AWS_ACCESS_KEY_ID: 'local',

@@ -1,5 +1,10 @@
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { GSI2, keys } from '../../lambdas/adapters/dynamo-table';
+import {
+  keys,
+  queryShards,
+  readRecords,
+  stripKeys,
+  type TableContext,
+} from '../../lambdas/adapters/dynamo-table';
 import { ConflictError, NotFoundError } from '../../lambdas/core/errors';
 import type { JobRecord } from '../../lambdas/core/model';
 import { reconcileOutbox } from '../../lambdas/core/use-cases/reconcile';
@@ -15,26 +20,21 @@ export interface RecoveryReport {
   readonly requeued: number;
 }
 
-/** Every job in `processing` whose lease is set (they are among the open jobs of the sweep index, GSI2). */
-const leasedJobs = async (doc: DynamoDBDocumentClient, tableName: string): Promise<JobRecord[]> => {
-  const found: JobRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await doc.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: GSI2,
-        KeyConditionExpression: 'GSI2PK = :open',
-        FilterExpression: '#state = :processing AND attribute_type(leaseUntil, :string)',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':open': keys.openJobs, ':processing': 'processing', ':string': 'S' },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    found.push(...((page.Items ?? []) as JobRecord[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
+/**
+ * Every job in `processing` whose lease is set. They are among the open jobs of the sweep index (GSI2, every
+ * shard), which holds keys only: the jobs are read from the table.
+ */
+const leasedJobs = async (table: TableContext): Promise<JobRecord[]> => {
+  const open = await queryShards(
+    table,
+    keys.openJobs,
+    { expression: 'GSI2SK > :any', values: { ':any': ' ' } },
+    10_000,
+    'find leased jobs',
+  );
+  return (await readRecords(table, open, 'find leased jobs'))
+    .map((item) => stripKeys<JobRecord>(item))
+    .filter((job) => job.state === 'processing' && typeof job.leaseUntil === 'string');
 };
 
 /**
@@ -53,11 +53,11 @@ const leasedJobs = async (doc: DynamoDBDocumentClient, tableName: string): Promi
  */
 export const recoverAfterRestart = async (
   deps: AppDeps,
-  table: { doc: DynamoDBDocumentClient; tableName: string },
+  table: TableContext,
   emulators: Emulators,
 ): Promise<RecoveryReport> => {
   let leasesReleased = 0;
-  for (const job of await leasedJobs(table.doc, table.tableName)) {
+  for (const job of await leasedJobs(table)) {
     try {
       await deps.jobs.transition(job.clientId, job.id, {
         event: 'release',

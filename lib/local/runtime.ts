@@ -6,7 +6,6 @@ import path from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type ConsumerName, QUEUES, type QueueKey, RECONCILER, ROUTES } from '../resources';
 import { type AuthorizerHandler, createApiGateway, type ProxyHandler, type StaticRoute } from './api-gateway';
 import { type ConsumerThread, startConsumerThread } from './consumer-thread';
@@ -14,6 +13,7 @@ import { readMeta, writeMeta } from './data-dir';
 import { type Emulators, startEmulators } from './emulators';
 import { lambdaEnvironment, type ProvisionedResources, provisionAll } from './provision';
 import { type RecoveryReport, recoverAfterRestart } from './recover';
+import { DEFAULT_MAX_CONCURRENT_BATCHES } from './sqs-poller';
 
 export interface LocalRuntimeOptions {
   readonly port?: number;
@@ -113,12 +113,18 @@ const serve = async (
     // the Tracer imports, hooks every promise from the moment it loads: locally, for nothing, it doubled the
     // time a job takes to read a 100 MB CSV (bench/api-under-load.ts: 28 s against 12-14 s).
     AWS_XRAY_MANUAL_MODE: process.env.AWS_XRAY_MANUAL_MODE ?? 'true',
-    ...lambdaEnvironment(resources, { dynamodb: emulators.dynamodb, aws: emulators.aws }),
+    ...lambdaEnvironment(resources, {
+      dynamodb: emulators.dynamodb,
+      aws: emulators.aws,
+      uploadForm: emulators.uploadForm,
+    }),
     ...options.env,
   };
   for (const [k, v] of Object.entries(env)) if (v !== undefined) process.env[k] = v;
 
   const { defaultDeps } = await import('../../lambdas/shared/deps');
+  const { table } = await import('../../lambdas/shared/wiring');
+  const { loadConfig } = await import('../../lambdas/shared/config');
   const { issueKey } = await import('../../lambdas/core/use-cases/credentials');
   const { generateApiKey } = await import('../../lambdas/core/auth');
   const deps = defaultDeps();
@@ -144,11 +150,7 @@ const serve = async (
   };
 
   // Before any consumer or request: take over what a previous process left in hand.
-  const recovery = await recoverAfterRestart(
-    deps,
-    { doc: DynamoDBDocumentClient.from(dynamo), tableName: resources.tableName },
-    emulators,
-  );
+  const recovery = await recoverAfterRestart(deps, table(loadConfig(process.env)), emulators);
 
   const handlers = new Map<string, ProxyHandler>();
   for (const route of ROUTES) {
@@ -157,10 +159,20 @@ const serve = async (
   const authorizer = await importHandler<AuthorizerHandler>('authorizer');
 
   // One poller per consumer, reading its queues in priority order (rush before standard).
-  const consumers = new Map<ConsumerName, { url: string; batchSize: number; priority: number }[]>();
+  // The settings of lib/resources.ts, as Lambda's event sources have them: batch size, and the concurrency
+  // cap (bounded by the poller's own default: one machine does not run 200 jobs at once).
+  const consumers = new Map<
+    ConsumerName,
+    { url: string; batchSize: number; maxConcurrentBatches: number; priority: number }[]
+  >();
   for (const [key, q] of Object.entries(QUEUES) as [QueueKey, (typeof QUEUES)[QueueKey]][]) {
     const list = consumers.get(q.consumer) ?? [];
-    list.push({ url: resources.queueUrls[key], batchSize: q.batchSize, priority: q.priority });
+    list.push({
+      url: resources.queueUrls[key],
+      batchSize: q.batchSize,
+      maxConcurrentBatches: Math.min(q.maxConcurrency, DEFAULT_MAX_CONCURRENT_BATCHES),
+      priority: q.priority,
+    });
     consumers.set(q.consumer, list);
   }
   // Each consumer in a thread of its own, as each Lambda function has its own process: a job parsing a
@@ -219,7 +231,11 @@ const serve = async (
         awsEndpoint: emulators.aws,
         tableName: resources.tableName,
         // The Lambda environment, so that operator commands (npm run callbacks) run the same code.
-        env: lambdaEnvironment(resources, { dynamodb: emulators.dynamodb, aws: emulators.aws }),
+        env: lambdaEnvironment(resources, {
+          dynamodb: emulators.dynamodb,
+          aws: emulators.aws,
+          uploadForm: emulators.uploadForm,
+        }),
       },
       null,
       2,

@@ -15,6 +15,8 @@ export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatch
 export interface PolledQueue {
   readonly url: string;
   readonly batchSize: number;
+  /** Batches of this queue in the handler at once (QUEUES' maxConcurrency); else maxConcurrentBatches. */
+  readonly maxConcurrentBatches?: number;
 }
 
 /** Batches in the handler at once, per queue, unless told otherwise (Lambda scales out much further). */
@@ -153,7 +155,7 @@ export const startPoller = (options: PollerOptions): Poller => {
   /** Takes one batch from the first queue that has messages and a free slot; false when there is none. */
   const pollOnce = async (): Promise<boolean> => {
     for (const queue of options.queues) {
-      if (inFlight.get(queue.url)!.size >= limit) continue;
+      if (inFlight.get(queue.url)!.size >= (queue.maxConcurrentBatches ?? limit)) continue;
       const received = await options.sqs.send(
         new ReceiveMessageCommand({
           QueueUrl: queue.url,

@@ -278,8 +278,24 @@ const pendingFile = {
   filename: 'menu.csv',
   content_type: 'text/csv',
   upload_url:
-    'https://catalog-uploads.s3.amazonaws.com/uploads/dev/9d4b2f17-6e8a-4c05-b3d1-0a7e5c2f8b96' +
-    '?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=...',
+    'https://catalogjobsstateful-uploads1a2b3c4d-5e6f7g8h9i0j.s3.eu-west-1.amazonaws.com/uploads/dev/' +
+    '9d4b2f17-6e8a-4c05-b3d1-0a7e5c2f8b96?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=ASIA...' +
+    '%2F20260115%2Feu-west-1%2Fs3%2Faws4_request&X-Amz-Date=20260115T093000Z&X-Amz-Expires=900' +
+    '&X-Amz-SignedHeaders=host&X-Amz-Security-Token=IQoJb3JpZ2luX2VjE...&X-Amz-Signature=9a1c...',
+  upload_form: {
+    url: 'https://catalogjobsstateful-uploads1a2b3c4d-5e6f7g8h9i0j.s3.eu-west-1.amazonaws.com/',
+    fields: {
+      'Content-Type': 'text/csv',
+      bucket: 'catalogjobsstateful-uploads1a2b3c4d-5e6f7g8h9i0j',
+      'X-Amz-Algorithm': 'AWS4-HMAC-SHA256',
+      'X-Amz-Credential': 'ASIA.../20260115/eu-west-1/s3/aws4_request',
+      'X-Amz-Date': '20260115T093000Z',
+      'X-Amz-Security-Token': 'IQoJb3JpZ2luX2VjE...',
+      key: 'uploads/dev/9d4b2f17-6e8a-4c05-b3d1-0a7e5c2f8b96',
+      Policy: 'eyJleHBpcmF0aW9uIjoiMjAyNi0wMS0xNVQwOTo0NTowMFoiLCJjb25kaXRpb25zIjpbXX0=',
+      'X-Amz-Signature': '5f0c0b7e...',
+    },
+  },
   upload_expires_at: '2026-01-15T09:45:00.000Z',
   size_bytes: null,
   created_at: CREATED,
@@ -291,7 +307,14 @@ export const fileExamples: Record<string, Example> = {
   pending: { summary: 'Not uploaded yet', value: pendingFile },
   uploaded: {
     summary: 'Uploaded: use its id in catalog_sources',
-    value: { ...pendingFile, state: 'uploaded', upload_url: null, upload_expires_at: null, size_bytes: 2741 },
+    value: {
+      ...pendingFile,
+      state: 'uploaded',
+      upload_url: null,
+      upload_form: null,
+      upload_expires_at: null,
+      size_bytes: 2741,
+    },
   },
 };
 
@@ -446,6 +469,7 @@ export const opsJobDetailExample: Example = {
         content_type: null,
         size_bytes: null,
         pages: null,
+        web_pages: null,
         view_path: `/v1/ops/jobs/${IMAGE_JOB_ID}/sources/0`,
         viewable: false,
       },

@@ -49,8 +49,9 @@ export const TAGS = [
   {
     name: 'Files',
     description:
-      'Upload a catalog source from your machine: register it, PUT the bytes to `upload_url`, then use its ' +
-      'id in `catalog_sources`. Files up to 100 MB.',
+      'Upload a catalog source from your machine: register it, PUT the file to `upload_url` (or POST it ' +
+      'as the form `upload_form`), then use its id in `catalog_sources`. Files up to 100 MB: the form is ' +
+      'refused over it by the upload itself, a larger PUT when the file is used.',
   },
   {
     name: 'Operations',
@@ -298,9 +299,13 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     summary: 'Create a file upload',
     tag: 'Files',
     description:
-      'Registers a catalog source to upload. PUT the bytes to `upload_url` (a presigned URL, valid 15 ' +
-      'minutes, no Authorization header) with the same `Content-Type`; GET the file to see it `uploaded`, ' +
-      'then put its `id` in a job’s `catalog_sources`.',
+      'Registers a catalog source to upload, valid 15 minutes, two ways (no Authorization header either ' +
+      'way): PUT the bytes to `upload_url` (a presigned S3 URL: `curl -T menu.csv "$upload_url"`; the store ' +
+      'answers 200), or POST `upload_form.url` as `multipart/form-data` with every field of ' +
+      '`upload_form.fields` as it is, then the file as the last field, `file` (the store answers 204). The ' +
+      'form is refused over 100 MB by the store itself (400 `EntityTooLarge`); a PUT over 100 MB is refused ' +
+      'when the file is used (`file_too_large`). Both are refused after 15 minutes (403). GET the file to ' +
+      'see it `uploaded`, then put its `id` in a job’s `catalog_sources`.',
     body: {
       schema: 'CreateFileRequest',
       description: 'The file’s name and media type.',
@@ -308,7 +313,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     },
     success: {
       status: 201,
-      description: 'Created: the file `pending`, with its `upload_url`.',
+      description: 'Created: the file `pending`, with its `upload_url` and `upload_form`.',
       schema: 'File',
       examples: { pending: fileCreatedExample },
       location: true,
@@ -325,7 +330,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     tag: 'Files',
     description:
       'The file: `uploaded` with `size_bytes` once its bytes are in place. While it is `pending` and its ' +
-      'upload URL has not expired, `upload_url` is signed again.',
+      'upload has not expired, `upload_url` and `upload_form` are signed again.',
     idParam: 'The file id.',
     success: { status: 200, description: 'The file.', schema: 'File', examples: fileExamples },
     errors: [notFound('No file of yours has this id')],
@@ -366,7 +371,9 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     description:
       'The bytes of source `n` (0-based position in `catalog_sources`), for viewing beside the draft: the ' +
       'uploaded file, or for a URL source the copy kept when the job was processed (so the reviewer sees ' +
-      'what the machine read; copies are kept of the PDF and image sources the service drafts).\n\n' +
+      'what the machine read; copies are kept of the PDFs, images and web pages that go to review). A web ' +
+      'page is kept as the text the machine read and served as `text/plain`, and a source whose type a ' +
+      'browser would run (HTML, SVG, XML) is served as `text/plain` too: merchant markup is never rendered.\n\n' +
       'The service never streams the bytes itself (sources reach 100 MB; a Lambda response is at most 6 MB): ' +
       'it answers `302` to a presigned GET of the object store, valid 5 minutes, which serves the bytes with ' +
       'the source’s content type and `Content-Disposition: inline`. Clients that follow redirects receive ' +

@@ -43,3 +43,37 @@ export const csv = (rows: readonly (readonly string[])[]): Buffer =>
   Buffer.from(
     `${rows.map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c)).join(',')).join('\n')}\n`,
   );
+
+/**
+ * A restaurant's menu page without structured data (drafted by the service), carrying markup that must
+ * never run in the console: scripts, handlers, an iframe, a refresh, styles that would hide the page.
+ */
+export const hostileMenuPage = (): string => `<!doctype html>
+<html><head><meta charset="utf-8"><title>Menu | Quayside</title>
+<meta http-equiv="refresh" content="0;url=https://evil.example/">
+<style>body { display: none }</style>
+<script>alert('head script')</script></head>
+<body onload="alert('onload')">
+<iframe src="https://evil.example/frame"></iframe>
+<main>
+  <h1>Our menu</h1>
+  <section>
+    <h2>Starters</h2>
+    <ul>
+      <li><span>Clam Chowder</span> <span>$9.50</span><img src="x" onerror="alert('img')"></li>
+      <li><span>Crispy Calamari</span> <span>$13</span></li>
+      <li><span>House Salad</span> <span>$8</span></li>
+    </ul>
+  </section>
+  <section>
+    <h2>Wine</h2>
+    <table>
+      <tr><th>Wine</th><th>Glass</th><th>Bottle</th></tr>
+      <tr><td>Pinot Grigio</td><td>$11</td><td>$40</td></tr>
+      <tr><td>Malbec</td><td>$12</td><td>$44</td></tr>
+    </table>
+  </section>
+</main>
+<script>document.body.innerHTML = '<h1>defaced</h1>'</script>
+</body></html>
+`;

@@ -1,20 +1,22 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { type Browser, launchChromium } from '../helpers/chromium';
 import { type Json, type LocalService, startLocalService } from '../helpers/local-service';
-import { csv, menuPdf } from './console-fixtures';
+import { postUploadForm } from '../helpers/upload-form';
+import { csv, hostileMenuPage, menuPdf } from './console-fixtures';
 
 /**
  * The operations console (SPEC 5.4) in real headless Chromium against `npm start`, at 1280×800: an
  * operator signs in, opens jobs in review from the queue, edits the draft without writing JSON, saves,
  * completes or fails them; the client's export then carries the edits. Merchant text is shown as text, and
  * the page runs under its Content-Security-Policy without a single violation.
- *
- * `GET /v1/ops/jobs/{id}/sources/{n}` belongs to the drafts work; until the service answers it, the test
- * answers it in the browser with the bytes the job was created with (`serveSources`).
+ * Sources are shown from the service's own `GET /v1/ops/jobs/{id}/sources/{n}` and the object store's
+ * presigned URLs, as in production.
  */
 
 const run = promisify(execFile);
@@ -50,7 +52,6 @@ const IMAGES = path.resolve(process.env.SCREENSHOT_DIR ?? path.join('test-result
 let service: LocalService;
 let browser: Browser;
 let opsKey: string;
-const sourcesOf = new Map<string, { contentType: string; bytes: Buffer }[]>();
 
 const upload = async (filename: string, contentType: string, bytes: Buffer): Promise<string> => {
   const created = await service.request('/v1/files', {
@@ -58,12 +59,13 @@ const upload = async (filename: string, contentType: string, bytes: Buffer): Pro
     body: JSON.stringify({ filename, content_type: contentType }),
   });
   expect(created.status).toBe(201);
-  const put = await fetch(created.json.upload_url, {
-    method: 'PUT',
-    headers: { 'content-type': contentType },
-    body: bytes,
-  });
-  expect(put.status).toBe(200);
+  const posted = await postUploadForm(
+    created.json.upload_form.url,
+    created.json.upload_form.fields,
+    bytes,
+    filename,
+  );
+  expect(posted.status).toBe(204);
   expect((await service.request(`/v1/files/${created.json.id}`)).json.state).toBe('uploaded');
   return created.json.id;
 };
@@ -84,9 +86,12 @@ const jobInReview = async (options: {
   merchant: string;
   rush?: boolean;
   instructions?: string;
-  source: { filename: string; contentType: string; bytes: Buffer };
+  source: { filename: string; contentType: string; bytes: Buffer } | { url: string };
 }): Promise<string> => {
-  const file = await upload(options.source.filename, options.source.contentType, options.source.bytes);
+  const file =
+    'url' in options.source
+      ? options.source.url
+      : await upload(options.source.filename, options.source.contentType, options.source.bytes);
   const created = await service.request('/v1/jobs', {
     method: 'POST',
     body: JSON.stringify({
@@ -103,21 +108,22 @@ const jobInReview = async (options: {
   });
   expect(created.status).toBe(201);
   await poll(`/v1/jobs/${created.json.id}`, (j) => j.state === 'in_review');
-  sourcesOf.set(created.json.id, [{ contentType: options.source.contentType, bytes: options.source.bytes }]);
   return created.json.id;
 };
 
-/** What a page did that it should not: script dialogs, CSP violations, uncaught errors. */
+/** What a page did that it should not: script dialogs, CSP violations, uncaught errors; and what it read. */
 interface Watch {
   readonly dialogs: string[];
   readonly violations: string[];
   readonly errors: string[];
   readonly writes: string[];
+  /** Answers to the page's GETs: the service's source route and the object store's presigned URLs. */
+  readonly reads: { url: string; status: number; allowOrigin: string | null }[];
 }
 
 const openConsole = async (): Promise<{ page: Page; watch: Watch }> => {
   const page = await browser.context.newPage();
-  const watch: Watch = { dialogs: [], violations: [], errors: [], writes: [] };
+  const watch: Watch = { dialogs: [], violations: [], errors: [], writes: [], reads: [] };
   page.on('dialog', (dialog) => {
     // confirm() is the console's own (delete, leave unsaved); anything else is a script that should not run.
     if (dialog.type() === 'confirm') return void dialog.accept();
@@ -132,12 +138,14 @@ const openConsole = async (): Promise<{ page: Page; watch: Watch }> => {
     if (request.method() !== 'GET')
       watch.writes.push(`${request.method()} ${new URL(request.url()).pathname}`);
   });
-  await page.route('**/v1/ops/jobs/*/sources/*', async (route) => {
-    const match = /\/v1\/ops\/jobs\/([^/]+)\/sources\/(\d+)$/.exec(new URL(route.request().url()).pathname);
-    const source = match ? sourcesOf.get(match[1]!)?.[Number(match[2])] : undefined;
-    const real = await route.fetch();
-    if (real.status() !== 404 || !source) return route.fulfill({ response: real });
-    await route.fulfill({ status: 200, contentType: source.contentType, body: source.bytes });
+  page.on('response', (response) => {
+    if (response.request().method() === 'GET' && !new URL(response.url()).pathname.startsWith('/ops/')) {
+      watch.reads.push({
+        url: response.url(),
+        status: response.status(),
+        allowOrigin: response.headers()['access-control-allow-origin'] ?? null,
+      });
+    }
   });
   return { page, watch };
 };
@@ -212,7 +220,28 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await service?.stop();
+  await new Promise((resolve) => site?.close(resolve));
 });
+
+/** The merchant's web site: a loopback server (the local service may fetch loopback URLs). */
+let site: Server | undefined;
+const serveSite = async (pages: Record<string, string>): Promise<string> => {
+  site = createServer((req, res) => {
+    const body = pages[new URL(req.url ?? '/', 'http://x').pathname];
+    res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(body ?? 'not found');
+  });
+  await new Promise<void>((resolve) => site?.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+};
+
+/** The source's bytes came from the service's route, then the object store, which allowed the console. */
+const expectRealSourceRoute = (watch: Watch, jobId: string) => {
+  const route = watch.reads.find((r) => r.url.endsWith(`/v1/ops/jobs/${jobId}/sources/0`));
+  expect(route?.status).toBe(200);
+  const stored = watch.reads.find((r) => !r.url.startsWith(service.url) && r.status === 200);
+  expect(stored?.allowOrigin).toBe(new URL(service.url).origin);
+};
 
 describe('the operations console at /ops', () => {
   it('is served with a strict Content-Security-Policy and hardening headers', async () => {
@@ -320,6 +349,7 @@ describe('the operations console at /ops', () => {
       .getByRole('cell', { name: 'Tomato, mozzarella, basil' });
     await described.waitFor();
     expect(await described.count()).toBe(1);
+    expectRealSourceRoute(watch, jobId);
 
     await page.getByLabel('Price of item Margherita (USD)').fill('13.75');
     await (await itemNamed(page, 'Cola')).fill('Cola Zero');
@@ -381,6 +411,8 @@ describe('the operations console at /ops', () => {
       return dark;
     });
     expect(inked).toBeGreaterThan(200);
+    expectRealSourceRoute(watch, jobId);
+    await page.screenshot({ path: path.join(IMAGES, 'console-pdf-job.png') });
 
     await page.getByRole('button', { name: 'Add category' }).click();
     await focusedEmpty(page, 'Category name');
@@ -436,6 +468,49 @@ describe('the operations console at /ops', () => {
     expectClean(watch);
     await page.close();
   }, 60_000);
+
+  it('shows a drafted web menu as text, never as HTML, with each item found by its element', async () => {
+    const origin = await serveSite({ '/menu': hostileMenuPage() });
+    const jobId = await jobInReview({ merchant: 'Quayside', source: { url: `${origin}/menu` } });
+    const { page, watch } = await openConsole();
+    await signIn(page, opsKey);
+    await openJob(page, 'Quayside');
+
+    // The page's text, block by block; its scripts, handlers, frame and styles did nothing.
+    const text = page.getByRole('region', { name: 'Source 1, page 1' });
+    await text.getByText('Clam Chowder $9.50').waitFor();
+    expect(await page.getByText(`Web page ${origin}/menu`).count()).toBe(1);
+    expect(await text.getByText('defaced').count()).toBe(0);
+
+    // An item's "Source" marks its element (no box) and names it in its details.
+    await page.getByRole('button', { name: /show where item Pinot Grigio was read/ }).click();
+    await page.getByRole('status').filter({ hasText: 'is marked below' }).waitFor();
+    expect(await text.locator('[data-located="true"]').allInnerTexts()).toEqual(['Pinot Grigio $11 $40']);
+    await page.getByRole('button', { name: 'Details of item Pinot Grigio' }).click();
+    await page
+      .locator('.provenance')
+      .filter({ hasText: `(${origin}/menu), drafted from the page’s layout, element` })
+      .filter({ hasText: 'main > section:nth-of-type(2) > table > tr:nth-of-type(2)' })
+      .waitFor();
+    await page.getByRole('button', { name: /show where item Crispy Calamari was read/ }).click();
+    await text.locator('[data-located="true"]', { hasText: 'Crispy Calamari $13' }).waitFor();
+    await page.screenshot({ path: path.join(IMAGES, 'console-web-page.png') });
+
+    // The markup itself, as text.
+    await page.getByRole('button', { name: 'HTML source' }).click();
+    await page
+      .getByRole('region', { name: 'Source 1, page 1, HTML source' })
+      .getByText("<script>alert('head script')</script>", { exact: false })
+      .waitFor();
+
+    expect(await page.locator('iframe, img[src="x"], main > h1:has-text("defaced")').count()).toBe(0);
+    expectRealSourceRoute(watch, jobId);
+    // The copy is served as text by the object store too: a browser opening it never renders it.
+    const stored = watch.reads.find((r) => !r.url.startsWith(service.url) && r.status === 200);
+    expect((await fetch(stored!.url)).headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expectClean(watch);
+    await page.close();
+  }, 90_000);
 
   it('validates with the API schema and shows each problem at its field; nothing is sent until it is fixed', async () => {
     await jobInReview({

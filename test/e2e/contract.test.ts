@@ -9,6 +9,7 @@ import { pngBytes } from '../fixtures/catalog/images';
 import { eventually } from '../helpers/factories';
 import { type Json, type LocalService, startLocalService } from '../helpers/local-service';
 import { OpenApiContract } from '../helpers/openapi-contract';
+import { postUploadForm } from '../helpers/upload-form';
 
 /**
  * Contract tests against `npm start`: the main client flows, every response checked against
@@ -87,15 +88,31 @@ const pollUntil = async (pathname: string, done: (body: Json) => boolean, init: 
 
 const terminalJob = (body: Json) => ['completed', 'failed', 'canceled'].includes(body.state);
 
-const upload = async (filename: string, contentType: string, bytes: Buffer): Promise<string> => {
+/** SPEC 3.3: PUT the bytes to `upload_url`, or POST them as the form `upload_form`. */
+const upload = async (
+  filename: string,
+  contentType: string,
+  bytes: Buffer,
+  how: 'put' | 'form' = 'form',
+): Promise<string> => {
   const created = await post('/v1/files', { filename, content_type: contentType });
   expect(created.status).toBe(201);
-  const put = await fetch(created.json.upload_url, {
-    method: 'PUT',
-    headers: { 'content-type': contentType },
-    body: bytes,
-  });
-  expect(put.status).toBe(200);
+  if (how === 'put') {
+    const put = await fetch(created.json.upload_url, {
+      method: 'PUT',
+      body: new Uint8Array(bytes),
+      headers: { 'content-type': contentType },
+    });
+    expect(put.status).toBe(200);
+  } else {
+    const posted = await postUploadForm(
+      created.json.upload_form.url,
+      created.json.upload_form.fields,
+      bytes,
+      filename,
+    );
+    expect(posted.status).toBe(204);
+  }
   const read = await call(`/v1/files/${created.json.id}`);
   expect(read.json).toMatchObject({ state: 'uploaded', size_bytes: bytes.length });
   return created.json.id;
@@ -122,7 +139,7 @@ describe('the client flows against npm start match docs/openapi.json', () => {
   const jobs: Record<string, Json> = {};
 
   it('creates a job of each type from uploaded files and follows it to a terminal state', async () => {
-    const menu = await upload('menu.csv', 'text/csv', fixture('menu.csv'));
+    const menu = await upload('menu.csv', 'text/csv', fixture('menu.csv'), 'put');
     const retail = await upload('retail.csv', 'text/csv', fixture('retail.csv'));
     jobs.menu = await createJob(
       {

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { LAMBDA_NODE_MAJOR } from '../../lib/local/node-version';
 import { eventually } from '../helpers/factories';
 import { type Json, type LocalService, startLocalService } from '../helpers/local-service';
+import { postUploadForm } from '../helpers/upload-form';
 
 /**
  * SPEC 10: `npm start` keeps its state in LOCAL_DATA_DIR. A crash (SIGKILL to npm, tsx and node at once)
@@ -105,12 +106,13 @@ describe('npm start keeps its state across a crash', () => {
       body: JSON.stringify({ filename: 'menu.csv', content_type: 'text/csv' }),
     });
     expect(file.status).toBe(201);
-    const put = await fetch(file.json.upload_url, {
-      method: 'PUT',
-      headers: { 'content-type': 'text/csv' },
-      body: UPLOADED_CSV,
-    });
-    expect(put.status).toBe(200);
+    const posted = await postUploadForm(
+      file.json.upload_form.url,
+      file.json.upload_form.fields,
+      UPLOADED_CSV,
+      'menu.csv',
+    );
+    expect(posted.status).toBe(204);
     const devFile = await first.request('/v1/files', {
       method: 'POST',
       body: JSON.stringify({ filename: 'dev.csv', content_type: 'text/csv' }),

@@ -12,11 +12,13 @@ import type {
   Clock,
   CredentialRepository,
   DownloadResponse,
+  ExportRef,
   ExportRepository,
   FileRepository,
   IdempotencyRecord,
   IdempotencyStore,
   JobListQuery,
+  JobRef,
   JobRepository,
   ObjectStore,
   OutboundHttp,
@@ -25,6 +27,7 @@ import type {
   OutboxEntry,
   OutboxReader,
   Page,
+  PresignedUpload,
   SignedUrl,
   StoredResponse,
   Transition,
@@ -119,13 +122,12 @@ export class FakeJobRepository implements JobRepository {
       .sort((a, b) => rank(a).localeCompare(rank(b)));
     return pageOf(all, limit, cursor);
   }
-  async listOverdue(dueBefore: string, limit: number): Promise<JobRecord[]> {
+  async listOverdue(dueBefore: string, limit: number): Promise<JobRef[]> {
     return [...this.items.entries()]
       .filter(([key, j]) => !this.outbox.has(key) && !isTerminalJobState(j.state) && j.dueAt < dueBefore)
-      .map(([, j]) => j)
-      .sort((a, b) => a.dueAt.localeCompare(b.dueAt))
-      .slice(0, limit)
-      .map(clone);
+      .map(([, j]) => ({ clientId: j.clientId, id: j.id, dueAt: j.dueAt }))
+      .sort((a, b) => a.dueAt.localeCompare(b.dueAt) || a.id.localeCompare(b.id))
+      .slice(0, limit);
   }
   async findById(id: string): Promise<JobRecord | undefined> {
     const job = [...this.items.values()].find((j) => j.id === id);
@@ -155,8 +157,11 @@ export class FakeExportRepository implements ExportRepository {
     const exp = this.items.get(this.key(clientId, id));
     return exp && clone(exp);
   }
-  async listForJob(clientId: string, jobId: string): Promise<ExportRecord[]> {
-    return [...this.items.values()].filter((e) => e.clientId === clientId && e.jobId === jobId).map(clone);
+  async listForJob(clientId: string, jobId: string): Promise<ExportRef[]> {
+    return [...this.items.values()]
+      .filter((e) => e.clientId === clientId && e.jobId === jobId)
+      .sort((a, b) => `${a.createdAt}#${a.id}`.localeCompare(`${b.createdAt}#${b.id}`))
+      .map((e) => ({ clientId: e.clientId, id: e.id, state: e.state }));
   }
   async transition(
     clientId: string,
@@ -351,8 +356,21 @@ export class FakeObjectStore implements ObjectStore {
       expiresAt: new Date(this.clock.now().getTime() + seconds * 1000).toISOString(),
     };
   }
-  async presignUpload(key: string, _contentType: string, seconds: number): Promise<SignedUrl> {
-    return this.signed(key, 'put', seconds);
+  async presignUpload(
+    key: string,
+    contentType: string,
+    seconds: number,
+    maxBytes: number,
+  ): Promise<PresignedUpload> {
+    const { url, expiresAt } = this.signed('', 'post', seconds);
+    const putUrl = this.signed(key, 'put', seconds).url;
+    return {
+      putUrl,
+      url,
+      fields: { key, 'Content-Type': contentType, Policy: randomUUID() },
+      maxBytes,
+      expiresAt,
+    };
   }
   async presignDownload(key: string, seconds: number, response?: DownloadResponse): Promise<SignedUrl> {
     const signed = this.signed(key, 'get', seconds);

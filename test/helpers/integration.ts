@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
 import { DeleteQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { TableContext } from '../../lambdas/adapters/dynamo-table';
 import { loadConfig } from '../../lambdas/shared/config';
-import { type AppDeps, awsClients, buildDeps } from '../../lambdas/shared/deps';
+import { type AppDeps, buildDeps } from '../../lambdas/shared/deps';
+import { table } from '../../lambdas/shared/wiring';
 import { createQueues, createTable } from '../../lib/local/provision';
 import type { QueueKey } from '../../lib/resources';
 import { silentLogger } from './fakes';
@@ -12,7 +14,15 @@ import { silentLogger } from './fakes';
 export const emulatorDeps = (overrides: Partial<AppDeps> = {}): AppDeps =>
   buildDeps(loadConfig(process.env), { logger: silentLogger(), allowHttpCallbacks: true, ...overrides });
 
-export const emulatorClients = () => awsClients(loadConfig(process.env));
+/** SDK clients of the emulators, for what tests set up and inspect around the code under test. */
+export const emulatorClients = () => {
+  const config = loadConfig(process.env);
+  return {
+    dynamo: new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb }),
+    sqs: new SQSClient({ region: config.region, endpoint: config.endpoints.sqs }),
+    s3: new S3Client({ region: config.region, endpoint: config.endpoints.s3, forcePathStyle: true }),
+  };
+};
 
 export const sqsClient = () =>
   new SQSClient({ region: 'us-east-1', endpoint: process.env.AWS_ENDPOINT_URL_SQS });
@@ -25,11 +35,11 @@ export const uniqueClient = (): string => `c-${randomUUID().slice(0, 12)}`;
  * outbox, the review queue, the time-out sweep), which other tests would otherwise write into meanwhile.
  */
 export const freshTable = async (): Promise<TableContext & { drop(): Promise<void> }> => {
-  const { dynamo, doc } = emulatorClients();
+  const { dynamo } = emulatorClients();
   const tableName = `t-${randomUUID()}`;
   await createTable(dynamo, tableName);
   return {
-    doc,
+    db: table(loadConfig(process.env)).db,
     tableName,
     drop: async () => {
       await dynamo.send(new DeleteTableCommand({ TableName: tableName }));

@@ -68,9 +68,10 @@ describe('the operations console (lib/aws/console-site.ts)', () => {
       (f) => f.Properties.Description === 'catalog-jobs operations console: the built web page at /ops',
     );
     const origins = JSON.stringify(fns[0]!.Properties.Environment.Variables.CONSOLE_STORAGE_ORIGINS);
-    expect(origins).toContain('https://catalog-uploads-');
-    expect(origins).toContain('https://catalog-documents-');
-    expect(origins).not.toContain('catalog-exports');
+    // CloudFormation names the buckets: the page policy reads their names from the stateful stack's outputs.
+    expect(origins).toContain('"OutputName":"UploadsBucketName"');
+    expect(origins).toContain('"OutputName":"CatalogsBucketName"');
+    expect(origins).not.toContain('ExportsBucketName');
   });
 
   it('publishes the console address as an output', () => {

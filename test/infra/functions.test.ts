@@ -26,14 +26,18 @@ describe('function catalogue (lib/aws/functions.ts)', () => {
       handler: 'x',
       scope,
     });
-    expect(defaultAccess(route('GET', 'client'))).toMatchObject({ table: 'read', buckets: {}, sendTo: [] });
+    expect(defaultAccess(route('GET', 'client'))).toMatchObject({
+      table: { actions: ['GetItem'], queries: [] },
+      buckets: {},
+      sendTo: [],
+    });
     expect(defaultAccess(route('POST', 'client'))).toMatchObject({
-      table: 'readWrite',
+      table: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], queries: [] },
       buckets: {},
       sendTo: [],
     });
     expect(defaultAccess(route('PUT', 'operator'))).toMatchObject({
-      table: 'readWrite',
+      table: { actions: ['GetItem', 'UpdateItem'], queries: ['GSI1', 'GSI3'] },
       buckets: { catalogs: 'readWrite' },
       sendTo: ['exports'],
     });
@@ -43,7 +47,9 @@ describe('function catalogue (lib/aws/functions.ts)', () => {
     for (const route of ROUTES.filter((r) => r.method === 'GET' && r.scope === 'client')) {
       const access = ACCESS[route.handler] ?? defaultAccess(route);
       expect(access.sendTo).toEqual([]);
-      if (route.handler !== 'get-file') expect(access.table).toBe('read');
+      const writes = access.table.actions.filter((a) => a !== 'GetItem' && a !== 'BatchGetItem');
+      // get-file marks a file uploaded once its bytes are there.
+      expect(writes).toEqual(route.handler === 'get-file' ? ['UpdateItem'] : []);
     }
   });
 });

@@ -32,7 +32,10 @@ describe('table', () => {
             { AttributeName: index.partitionKey, KeyType: 'HASH' },
             { AttributeName: index.sortKey, KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: 'ALL' },
+          Projection:
+            index.projection.type === 'INCLUDE'
+              ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection.attributes] }
+              : { ProjectionType: 'KEYS_ONLY' },
           OnDemandThroughput: {
             MaxReadRequestUnits: Match.anyValue(),
             MaxWriteRequestUnits: Match.anyValue(),
@@ -48,7 +51,7 @@ describe('table', () => {
     stateful$.hasResource('AWS::DynamoDB::Table', {
       Properties: Match.objectLike({
         BillingMode: 'PAY_PER_REQUEST',
-        OnDemandThroughput: { MaxReadRequestUnits: 2000, MaxWriteRequestUnits: 1000 },
+        OnDemandThroughput: { MaxReadRequestUnits: 12_000, MaxWriteRequestUnits: 4_000 },
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         SSESpecification: { SSEEnabled: true },
         DeletionProtectionEnabled: true,
@@ -163,28 +166,64 @@ describe('buckets', () => {
     }
   });
 
-  it('lets browsers PUT to presigned upload URLs (uploads only) and read sources (uploads, catalogs)', () => {
+  it('takes no fixed name: CloudFormation names every bucket (nothing to squat, no clash on redeploy)', () => {
+    const { stateful$ } = synthesized();
+    for (const bucket of Object.values(stateful$.findResources('AWS::S3::Bucket'))) {
+      expect(bucket.Properties).not.toHaveProperty('BucketName');
+    }
+  });
+
+  /** The console's origin: the service's own API in the stack's region. */
+  const consoleReads = {
+    AllowedMethods: ['GET', 'HEAD'],
+    AllowedOrigins: [
+      {
+        'Fn::Join': ['', ['https://*.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]],
+      },
+    ],
+    MaxAge: 3000,
+  };
+
+  it('allows no browser upload by default: the console (served by the API) may only read sources and drafts', () => {
     const { stateful, stateful$ } = synthesized();
+    const buckets = stateful$.findResources('AWS::S3::Bucket');
+    for (const key of ['uploads', 'catalogs'] as const) {
+      expect(buckets[logicalId(stateful.buckets[key])]?.Properties.CorsConfiguration).toEqual({
+        CorsRules: [consoleReads],
+      });
+    }
+    expect(buckets[logicalId(stateful.buckets.exports)]?.Properties).not.toHaveProperty('CorsConfiguration');
+    expect(buckets[logicalId(stateful.accessLogsBucket)]?.Properties).not.toHaveProperty('CorsConfiguration');
+  });
+
+  it('lets the origins a deployer lists POST upload forms, and nothing else', () => {
+    const { stateful, stateful$ } = synthesized({
+      'catalogJobs:uploadCorsOrigins': 'https://app.example.com',
+    });
     const buckets = stateful$.findResources('AWS::S3::Bucket');
     expect(buckets[logicalId(stateful.buckets.uploads)]?.Properties.CorsConfiguration).toEqual({
       CorsRules: [
-        expect.objectContaining({ AllowedMethods: ['PUT'] }),
-        expect.objectContaining({ AllowedMethods: ['GET', 'HEAD'] }),
+        consoleReads,
+        expect.objectContaining({
+          AllowedMethods: ['POST', 'PUT'],
+          AllowedOrigins: ['https://app.example.com'],
+        }),
       ],
     });
     expect(buckets[logicalId(stateful.buckets.catalogs)]?.Properties.CorsConfiguration).toEqual({
-      CorsRules: [expect.objectContaining({ AllowedMethods: ['GET', 'HEAD'] })],
+      CorsRules: [consoleReads],
     });
-    expect(buckets[logicalId(stateful.buckets.exports)]?.Properties).not.toHaveProperty('CorsConfiguration');
   });
 });
 
 describe('outputs', () => {
-  it('publishes the table name (npm run keys), bucket names and queue URLs', () => {
+  it('publishes its region, the table name (npm run keys), bucket names and queue URLs', () => {
     const { stateful$ } = synthesized();
+    stateful$.hasOutput(OUTPUTS.region, { Value: { Ref: 'AWS::Region' } });
     const outputs = Object.keys(stateful$.findOutputs('*'));
     expect(outputs).toEqual(
       expect.arrayContaining([
+        OUTPUTS.region,
         OUTPUTS.tableName,
         ...bucketKeys.map(OUTPUTS.bucketName),
         ...queueKeys.map(OUTPUTS.queueUrl),

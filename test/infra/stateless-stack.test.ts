@@ -1,9 +1,13 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { loadConfig } from '../../lambdas/shared/config';
-import { serviceFunctions } from '../../lib/aws/functions';
+import { ACCESS, serviceFunctions } from '../../lib/aws/functions';
 import { METRICS, OUTPUTS, SERVICE_NAME, STAGE_NAME } from '../../lib/aws/names';
-import { TABLE_WRITE_ACTIONS } from '../../lib/aws/stateless-stack';
-import { GATEWAY_RESPONSES, gatewayHeaders, gatewayProblem } from '../../lib/gateway-responses';
+import {
+  GATEWAY_REQUEST_HEADERS,
+  GATEWAY_RESPONSES,
+  gatewayHeaders,
+  gatewayProblem,
+} from '../../lib/gateway-responses';
 import { ENV, QUEUES, type QueueKey, RECONCILER, ROUTES, TABLE } from '../../lib/resources';
 import {
   actionsOf,
@@ -65,12 +69,18 @@ describe('functions', () => {
     (name) => {
       const variables = (functionProps(name).Environment as { Variables: Record<string, unknown> }).Variables;
       // CloudFormation fills in the references at deploy time; here any non-empty string stands for them.
-      const env = Object.fromEntries(
-        Object.entries(variables).map(([key, value]) => [
-          key,
-          typeof value === 'string' ? value : `<${key}>`,
-        ]),
-      );
+      const env = {
+        ...Object.fromEntries(
+          Object.entries(variables).map(([key, value]) => [
+            key,
+            typeof value === 'string' ? value : `<${key}>`,
+          ]),
+        ),
+        // Lambda sets these itself in every function's environment.
+        AWS_REGION: 'eu-west-1',
+        AWS_ACCESS_KEY_ID: 'ASIA...',
+        AWS_SECRET_ACCESS_KEY: '...',
+      };
       expect(() => loadConfig(env)).not.toThrow();
       expect(variables).toMatchObject({
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
@@ -126,13 +136,60 @@ describe('queue consumers', () => {
     },
   );
 
-  it('job-worker consumes both job queues; standard work is capped so rush always has concurrency', () => {
+  const mappingOf = (key: QueueKey) => {
+    const { stateful, stateless$ } = synthesized();
+    return Object.values(stateless$.findResources('AWS::Lambda::EventSourceMapping')).find((m) =>
+      JSON.stringify(m.Properties.EventSourceArn).includes(logicalId(stateful.queues[key].queue)),
+    )!.Properties;
+  };
+
+  it('gives each job an invocation of its own: batch size 1 on both job queues', () => {
+    expect(mappingOf('jobsRush').BatchSize).toBe(1);
+    expect(mappingOf('jobsStandard').BatchSize).toBe(1);
+    expect(QUEUES.jobsRush.batchSize).toBe(1);
+  });
+
+  it.each(queueKeys)(
+    'caps the concurrency %s feeds its consumer at the setting of lib/resources.ts',
+    (key) => {
+      expect(mappingOf(key).ScalingConfig).toEqual({ MaximumConcurrency: QUEUES[key].maxConcurrency });
+    },
+  );
+
+  it('leaves most of the default account quota (1,000) to the API however deep the backlogs', () => {
+    const total = queueKeys.reduce((sum, key) => sum + QUEUES[key].maxConcurrency, 0);
+    expect(total).toBeLessThanOrEqual(500);
+    expect(QUEUES.jobsStandard.maxConcurrency).toBeLessThan(QUEUES.jobsRush.maxConcurrency);
+  });
+
+  it("takes each cap and the authorizer's reserved concurrency from context", () => {
+    const { stateless, stateless$, stateful } = synthesized({
+      'catalogJobs:rushJobsMaxConcurrency': 40,
+      'catalogJobs:standardJobsMaxConcurrency': 8,
+      'catalogJobs:authorizerReservedConcurrency': 25,
+    });
+    const mappings = Object.values(stateless$.findResources('AWS::Lambda::EventSourceMapping'));
+    const capOf = (key: QueueKey) =>
+      mappings.find((m) =>
+        JSON.stringify(m.Properties.EventSourceArn).includes(logicalId(stateful.queues[key].queue)),
+      )!.Properties.ScalingConfig.MaximumConcurrency;
+    expect([capOf('jobsRush'), capOf('jobsStandard'), capOf('exports')]).toEqual([
+      40,
+      8,
+      QUEUES.exports.maxConcurrency,
+    ]);
+    const authorizer = stateless.functions.get('authorizer')!.function;
+    expect(
+      stateless$.findResources('AWS::Lambda::Function')[logicalId(authorizer)]!.Properties
+        .ReservedConcurrentExecutions,
+    ).toBe(25);
+  });
+
+  it('reserves no concurrency by default (a new account, at its default quota, cannot)', () => {
     const { stateless$ } = synthesized();
-    const capped = Object.values(stateless$.findResources('AWS::Lambda::EventSourceMapping')).filter(
-      (m) => m.Properties.ScalingConfig?.MaximumConcurrency !== undefined,
-    );
-    expect(capped).toHaveLength(1);
-    expect(JSON.stringify(capped[0]!.Properties.EventSourceArn)).toContain('JobsStandardQueue');
+    for (const fn of Object.values(stateless$.findResources('AWS::Lambda::Function'))) {
+      expect(fn.Properties).not.toHaveProperty('ReservedConcurrentExecutions');
+    }
   });
 
   it('the reconciler runs on its schedule', () => {
@@ -245,14 +302,39 @@ describe('REST API', () => {
     ['THROTTLED', '429', 'rate_limited'],
     ['ACCESS_DENIED', '403', 'forbidden'],
     ['AUTHORIZER_FAILURE', '503', 'service_unavailable'],
+    ['AUTHORIZER_CONFIGURATION_ERROR', '503', 'service_unavailable'],
+    ['INTEGRATION_FAILURE', '503', 'service_unavailable'],
     ['MISSING_AUTHENTICATION_TOKEN', '404', 'not_found'],
-    ['DEFAULT_5XX', '500', 'internal_error'],
+    ['API_CONFIGURATION_ERROR', '500', 'internal_error'],
+    ['DEFAULT_5XX', '503', 'service_unavailable'],
   ])('answers %s as %s problem+json (%s)', (type, status, code) => {
     synthesized().stateless$.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
       ResponseType: type,
       StatusCode: status,
       ResponseTemplates: { 'application/json': Match.serializedJson(Match.objectLike({ code })) },
     });
+  });
+
+  it.each(['AUTHORIZER_CONFIGURATION_ERROR', 'AUTHORIZER_FAILURE', 'DEFAULT_5XX'])(
+    '%s (the service could not answer) asks the client to retry: Retry-After',
+    (type) => {
+      synthesized().stateless$.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: type,
+        ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': "'5'" }),
+      });
+    },
+  );
+
+  it('every gateway answer carries x-request-id, mapped from $context.requestId (SPEC 7)', () => {
+    const configured = Object.values(
+      synthesized().stateless$.findResources('AWS::ApiGateway::GatewayResponse'),
+    );
+    expect(configured.length).toBe(Object.keys(GATEWAY_RESPONSES).length);
+    for (const response of configured) {
+      expect(response.Properties.ResponseParameters['gatewayresponse.header.x-request-id']).toBe(
+        'context.requestId',
+      );
+    }
   });
 
   it('429 carries Retry-After', () => {
@@ -270,14 +352,20 @@ describe('REST API', () => {
     for (const [type, answer] of Object.entries(GATEWAY_RESPONSES)) {
       const props = configured.find((p) => p.ResponseType === type)!;
       expect(props.StatusCode).toBe(answer.status === undefined ? undefined : String(answer.status));
-      expect(props.ResponseParameters).toEqual(
-        Object.fromEntries(
+      expect(props.ResponseParameters).toEqual({
+        ...Object.fromEntries(
           Object.entries(gatewayHeaders(answer)).map(([name, value]) => [
             `gatewayresponse.header.${name}`,
             `'${value}'`,
           ]),
         ),
-      );
+        ...Object.fromEntries(
+          Object.entries(GATEWAY_REQUEST_HEADERS).map(([name, value]) => [
+            `gatewayresponse.header.${name}`,
+            value,
+          ]),
+        ),
+      });
       expect(JSON.parse(props.ResponseTemplates['application/json'])).toEqual(
         gatewayProblem(answer, '$context.requestId'),
       );
@@ -306,25 +394,68 @@ describe('least privilege', () => {
       expect(allActions(name).filter((a) => a.startsWith('xray:'))).toEqual([]);
   });
 
-  it.each(['get-job', 'list-jobs', 'authorizer'])(
+  const dynamoActions = (name: string) => allActions(name).filter((a) => a.startsWith('dynamodb:'));
+  const WRITES = [
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:BatchWriteItem',
+  ];
+
+  it.each([
+    ['authorizer', ['dynamodb:GetItem']],
+    ['get-job', ['dynamodb:GetItem']],
+    ['get-export', ['dynamodb:GetItem']],
+    ['list-jobs', ['dynamodb:BatchGetItem', 'dynamodb:Query']],
+    ['create-file', ['dynamodb:PutItem']],
+  ])('%s gets exactly the DynamoDB actions it uses: %p', (name, expected) => {
+    expect(dynamoActions(name as string).sort()).toEqual([...(expected as string[])].sort());
+  });
+
+  it.each(['get-job', 'list-jobs', 'authorizer', 'get-export', 'ops-list-jobs', 'ops-get-job'])(
     '%s only reads: no table, object or queue writes',
     (name) => {
-      const actions = allActions(name);
-      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
-      for (const write of [...TABLE_WRITE_ACTIONS, 's3:PutObject', 'sqs:SendMessage']) {
-        expect(actions).not.toContain(write);
+      for (const write of [...WRITES, 's3:PutObject', 'sqs:SendMessage']) {
+        expect(allActions(name)).not.toContain(write);
       }
     },
   );
 
-  it('table statements name the table and each of its indexes, not a wildcard', () => {
-    const { stateful } = synthesized();
-    const table = statementsOf('get-job').find((s) => s.Sid === 'Table')!;
-    const resources = JSON.stringify(resourcesOf(table));
-    expect(resourcesOf(table)).toHaveLength(1 + TABLE.indexes.length);
-    expect(resources).toContain(logicalId(stateful.table));
-    for (const index of TABLE.indexes) expect(resources).toContain(`/index/${index.name}`);
-    expect(resources).not.toContain('/index/*');
+  it('no function gets BatchWriteItem, ConditionCheckItem, Scan or transactions: none uses them', () => {
+    for (const { name } of definitions) {
+      for (const action of dynamoActions(name)) {
+        expect(action).not.toMatch(/BatchWriteItem|ConditionCheckItem|Scan|Transact|PartiQL/);
+      }
+    }
+  });
+
+  it.each(definitions.map((d) => d.name))(
+    '%s may Query only the indexes it queries, and never the table itself',
+    (name) => {
+      const { stateful } = synthesized();
+      const granted = ACCESS[name]!.table.queries;
+      const query = statementsOf(name).filter((s) => actionsOf(s).includes('dynamodb:Query'));
+      const resources = query.flatMap(resourcesOf).map((r) => JSON.stringify(r));
+      expect(resources).toHaveLength(granted.length);
+      for (const index of TABLE.indexes) {
+        const named = resources.filter((r) => r.includes(`/index/${index.name}`));
+        expect(named).toHaveLength(granted.includes(index.name) ? 1 : 0);
+      }
+      for (const r of resources) {
+        expect(r).toContain(logicalId(stateful.table));
+        expect(r).not.toContain('/index/*');
+      }
+      // Item actions name the table alone.
+      const items = statementsOf(name).find((s) => s.Sid === 'Table');
+      if (items) expect(resourcesOf(items)).toHaveLength(1);
+    },
+  );
+
+  it('only the listings read in batches (BatchGetItem): list-jobs and ops-list-jobs', () => {
+    const batch = definitions
+      .map((d) => d.name)
+      .filter((n) => dynamoActions(n).includes('dynamodb:BatchGetItem'));
+    expect(batch.sort()).toEqual(['list-jobs', 'ops-list-jobs']);
   });
 
   it('create-job sends to the two job queues and nothing else', () => {
@@ -342,14 +473,15 @@ describe('least privilege', () => {
       actionsOf(s).some((a) => a.startsWith('s3:')),
     );
     expect(statements.flatMap(actionsOf).sort()).toEqual(['s3:AbortMultipartUpload', 's3:PutObject']);
-    expect(JSON.stringify(statements.flatMap(resourcesOf))).toContain('catalog-uploads-');
-    expect(JSON.stringify(statements.flatMap(resourcesOf))).not.toMatch(/catalog-(exports|documents)-/);
+    expect(JSON.stringify(statements.flatMap(resourcesOf))).toContain('"UploadsBucketName"');
+    expect(JSON.stringify(statements.flatMap(resourcesOf))).not.toMatch(/"(Exports|Catalogs)BucketName"/);
   });
 
   it('get-export reads the exports bucket only', () => {
     const s3 = statementsOf('get-export').filter((s) => actionsOf(s).some((a) => a.startsWith('s3:')));
     expect(s3.flatMap(actionsOf).sort()).toEqual(['s3:GetObject', 's3:ListBucket']);
-    expect(JSON.stringify(s3.flatMap(resourcesOf))).not.toMatch(/catalog-(uploads|documents)-/);
+    expect(JSON.stringify(s3.flatMap(resourcesOf))).toContain('"ExportsBucketName"');
+    expect(JSON.stringify(s3.flatMap(resourcesOf))).not.toMatch(/"(Uploads|Catalogs)BucketName"/);
   });
 
   it('consumers may receive and delete from their own queues only', () => {
@@ -441,10 +573,42 @@ describe('alarms', () => {
 });
 
 describe('outputs', () => {
-  it('publishes the API URL, the usage plan and the alarm topic', () => {
+  it('publishes the region, the API URL, the usage plan and the alarm topic', () => {
     const outputs = Object.keys(synthesized().stateless$.findOutputs('*'));
     expect(outputs).toEqual(
-      expect.arrayContaining([OUTPUTS.apiUrl, OUTPUTS.restApiId, OUTPUTS.usagePlanId, OUTPUTS.alarmTopicArn]),
+      expect.arrayContaining([
+        OUTPUTS.region,
+        OUTPUTS.apiUrl,
+        OUTPUTS.restApiId,
+        OUTPUTS.usagePlanId,
+        OUTPUTS.alarmTopicArn,
+      ]),
+    );
+  });
+
+  it('ApiUrl is https://<api>.execute-api.<region>.<suffix>/<stage>, without a trailing slash ($API/v1 works)', () => {
+    const { stateless, stateless$ } = synthesized();
+    const value = stateless$.findOutputs(OUTPUTS.apiUrl)[OUTPUTS.apiUrl]!.Value as {
+      'Fn::Join': [string, unknown[]];
+    };
+    const parts = value['Fn::Join'][1];
+    // Render the join with the pseudo parameters and references by name, as CloudFormation would fill them.
+    const rendered = parts
+      .map((p) => (typeof p === 'string' ? p : `<${(p as { Ref: string }).Ref}>`))
+      .join(value['Fn::Join'][0]);
+    const api = logicalId(stateless.api.api);
+    expect(rendered).toMatch(
+      new RegExp(`^https://<${api}>\\.execute-api\\.<AWS::Region>\\.<AWS::URLSuffix>/<[^>]+>$`),
+    );
+    expect(rendered.endsWith('/')).toBe(false);
+  });
+
+  it("functions get the bucket names CloudFormation chose, from the stateful stack's outputs", () => {
+    const variables = (functionProps('create-file').Environment as { Variables: Record<string, unknown> })
+      .Variables;
+    expect(Object.keys(variables[ENV.bucket.uploads] as object)).toEqual(['Fn::GetStackOutput']);
+    expect(JSON.stringify(variables[ENV.bucket.uploads])).toContain(
+      `"OutputName":"${OUTPUTS.bucketName('uploads')}"`,
     );
   });
 });

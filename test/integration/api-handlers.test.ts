@@ -12,6 +12,7 @@ import { makeListJobsHandler } from '../../lambdas/handlers/http/list-jobs';
 import type { ApiHandler } from '../../lambdas/shared/http';
 import { aJob, aJobRequest, apiEvent, eventually, lambdaContext, withJobData } from '../helpers/factories';
 import { emulatorDeps, sqsClient, uniqueClient } from '../helpers/integration';
+import { postUploadForm } from '../helpers/upload-form';
 
 const deps = emulatorDeps();
 const call = async (handler: ApiHandler, event: APIGatewayProxyEvent) => {
@@ -135,7 +136,7 @@ describe('jobs against the emulators', () => {
     expect(exportOfTheirJob.statusCode).toBe(404);
   });
 
-  it('takes an uploaded file as a catalog source after a real presigned PUT', async () => {
+  it('takes an uploaded file as a catalog source after a real presigned form upload', async () => {
     const client = uniqueClient();
     const file = await call(
       makeCreateFileHandler(deps),
@@ -152,12 +153,13 @@ describe('jobs against the emulators', () => {
     );
     expect(early.json.errors[0].code).toBe('file_not_uploaded');
     const csv = 'category,name,price\nMains,Burger,9.50\n';
-    const put = await fetch(file.json.upload_url, {
-      method: 'PUT',
-      body: csv,
-      headers: { 'content-type': 'text/csv' },
-    });
-    expect(put.status).toBe(200);
+    const posted = await postUploadForm(
+      file.json.upload_form.url,
+      file.json.upload_form.fields,
+      csv,
+      'menu.csv',
+    );
+    expect(posted.status).toBe(204);
     const read = await call(
       makeGetFileHandler(deps),
       apiEvent({ method: 'GET', pathParameters: { id: file.json.id }, clientId: client }),

@@ -257,25 +257,6 @@ const checkBuilt = async (expectation: BuiltExpectation) => {
   }
 };
 
-/**
- * Exports of platforms SPEC 5.2 does not name, whose expectations go beyond SPEC's letter (the corpus
- * README lists them for the lead to decide): each needs a profile of its own (row grouping by the
- * platform's product key, its option columns, its price column), which the pipeline does not have yet.
- * They run as known failures, so that the day one passes the suite says so and it moves to the others.
- */
-const NOT_YET_READ = new Set([
-  'bigcommerce-products.csv',
-  'clover-inventory-export.xlsx',
-  'etsy-listings.csv',
-  'google-merchant-feed.tsv',
-  'lightspeed-x-series-products.csv',
-  'loyverse-items-export.csv',
-  'meta-catalog-template.csv',
-  'squarespace-products.csv',
-  'toast-all-items-report.csv',
-  'wix-stores-products.csv',
-]);
-
 const check = async (expectation: Expectation) => {
   if (isFailed(expectation)) {
     const { job } = await run(expectation);
@@ -293,16 +274,8 @@ describe('merchant-file corpus through a job (SPEC 5.2, 5.5)', () => {
     expect(expectations.length).toBeGreaterThanOrEqual(40);
   });
 
-  const read = expectations.filter((e) => !NOT_YET_READ.has(e.fixture));
-  test.each(read.map((e) => [e.fixture, e] as const))('%s', async (_fixture, expectation) => {
+  // Every fixture, platform exports SPEC 5.2 does not name included: each has its profile now.
+  test.each(expectations.map((e) => [e.fixture, e] as const))('%s', async (_fixture, expectation) => {
     await check(expectation);
   });
-
-  const gaps = expectations.filter((e) => NOT_YET_READ.has(e.fixture));
-  test.failing.each(gaps.map((e) => [e.fixture, e] as const))(
-    '%s (a platform SPEC 5.2 does not name: not read yet)',
-    async (_fixture, expectation) => {
-      await check(expectation);
-    },
-  );
 });

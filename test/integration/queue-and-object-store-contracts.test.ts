@@ -1,12 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { S3ObjectStore } from '../../lambdas/adapters/s3-object-store';
 import { SqsWorkQueue } from '../../lambdas/adapters/sqs-work-queue';
 import { NotFoundError } from '../../lambdas/core/errors';
 import type { CallbackMessage } from '../../lambdas/core/messages';
 import type { CallbackDeadLetter, ObjectStore, WorkQueue } from '../../lambdas/core/ports';
 import { loadConfig } from '../../lambdas/shared/config';
+import { streamingObjectStore } from '../../lambdas/shared/streaming-store';
+import { objectStore, sqsApi } from '../../lambdas/shared/wiring';
 import { FakeClock, FakeObjectStore, FakeWorkQueue } from '../helpers/fakes';
-import { emulatorClients, freshQueues, uniqueClient } from '../helpers/integration';
+import { freshQueues, uniqueClient } from '../helpers/integration';
 
 type Destination = 'jobsRush' | 'jobsStandard' | 'exports' | 'callbacks' | 'callbackDeadLetters';
 
@@ -27,7 +28,7 @@ describe.each([
         callbackDeadLetters: queues.deadLetterQueueUrls.callbacks,
       };
       return {
-        queue: new SqsWorkQueue(emulatorClients().sqs, urls),
+        queue: new SqsWorkQueue(sqsApi(loadConfig(process.env)), urls),
         visible: (destination) => queues.take(urls[destination]),
         drop: queues.drop,
       };
@@ -102,8 +103,11 @@ describe.each([
 describe.each([
   [
     'S3ObjectStore (fauxqs)',
-    (clock: FakeClock): ObjectStore =>
-      new S3ObjectStore(emulatorClients().s3, loadConfig(process.env).buckets.uploads, clock),
+    (clock: FakeClock): ObjectStore => objectStore(loadConfig(process.env), 'uploads', clock),
+  ],
+  [
+    'S3StreamingStore (fauxqs)',
+    (clock: FakeClock): ObjectStore => streamingObjectStore(loadConfig(process.env), 'uploads', clock),
   ],
   ['FakeObjectStore', (clock: FakeClock): ObjectStore => new FakeObjectStore(clock)],
 ])('ObjectStore: %s', (_name, make) => {
@@ -149,15 +153,14 @@ describe.each([
     await expect(store.read(k)).rejects.toBeInstanceOf(NotFoundError);
   });
 
-  it('signs uploads and downloads of the key, valid for the time asked', async () => {
+  it('signs an upload form for the key and a download of it, valid for the time asked', async () => {
     const k = key();
     const expiresAt = new Date(clock.now().getTime() + 900_000).toISOString();
-    const upload = await store.presignUpload(k, 'text/csv', 900);
+    const upload = await store.presignUpload(k, 'text/csv', 900, 1000);
     const download = await store.presignDownload(k, 900);
-    for (const signed of [upload, download]) {
-      expect(signed.expiresAt).toBe(expiresAt);
-      expect(signed.url).toContain(k);
-    }
-    expect(upload.url).not.toBe(download.url);
+    expect(upload).toMatchObject({ expiresAt, maxBytes: 1000 });
+    expect(upload.fields).toMatchObject({ key: k, 'Content-Type': 'text/csv' });
+    expect(download.expiresAt).toBe(expiresAt);
+    expect(download.url).toContain(k);
   });
 });

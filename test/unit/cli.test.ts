@@ -28,6 +28,19 @@ type Answer = { status?: number; body?: unknown; headers?: Record<string, string
 type Route = { method: string; path: RegExp; answers: Answer[] };
 
 /** A scripted service: each route answers its list of answers in turn, repeating the last one. */
+/** A form as `name=value` lines, the file field as `name=<filename> (type) <contents>`. */
+const formText = async (form: FormData): Promise<string> => {
+  const lines: string[] = [];
+  for (const [name, value] of form.entries()) {
+    lines.push(
+      typeof value === 'string'
+        ? `${name}=${value}`
+        : `${name}=<${value.name}> (${value.type}) ${await value.text()}`,
+    );
+  }
+  return lines.join('\n');
+};
+
 class ScriptedApi {
   readonly calls: Call[] = [];
   private readonly routes: Route[] = [];
@@ -44,7 +57,9 @@ class ScriptedApi {
         ? null
         : Buffer.isBuffer(init.body)
           ? init.body.toString('utf8')
-          : String(init.body);
+          : init.body instanceof FormData
+            ? await formText(init.body)
+            : String(init.body);
     this.calls.push({ method, url: input, headers: new Headers(init.headers), body });
     const route = this.routes.find((r) => r.method === method && r.path.test(input));
     if (!route) return new Response('no route', { status: 599 });
@@ -52,7 +67,7 @@ class ScriptedApi {
     const status = answer.status ?? 200;
     const isProblem = status >= 400;
     const text = answer.raw ?? JSON.stringify(answer.body ?? null);
-    return new Response(text, {
+    return new Response(status === 204 ? null : text, {
       status,
       headers: {
         'content-type':
@@ -191,11 +206,15 @@ describe('catalog jobs', () => {
         body: {
           id: FILE_ID,
           state: 'pending',
-          upload_url: 'http://s3.test/uploads/x?sig=1',
+          upload_url: 'http://s3.test/uploads/dev/x?X-Amz-Signature=ab',
+          upload_form: {
+            url: 'http://s3.test/uploads',
+            fields: { key: 'uploads/dev/x', 'Content-Type': 'text/csv', Policy: 'cG9saWN5' },
+          },
           size_bytes: null,
         },
       })
-      .on('PUT', /^http:\/\/s3\.test\//, { raw: '' })
+      .on('POST', /^http:\/\/s3\.test\//, { status: 204, raw: '' })
       .on('GET', /\/v1\/files\//, { body: { id: FILE_ID, state: 'uploaded', size_bytes: 42 } })
       .on('POST', /\/v1\/jobs$/, { status: 201, body: job('initiated') });
     const result = await run(api, [
@@ -218,15 +237,18 @@ describe('catalog jobs', () => {
 
     expect(api.calls.map((c) => `${c.method} ${c.url.replace(BASE, '')}`)).toEqual([
       'POST /v1/files',
-      'PUT http://s3.test/uploads/x?sig=1',
+      'POST http://s3.test/uploads',
       `GET /v1/files/${FILE_ID}`,
       'POST /v1/jobs',
     ]);
-    const [fileCall, put, , create] = api.calls;
+    const [fileCall, upload, , create] = api.calls;
     expect(JSON.parse(fileCall!.body!)).toEqual({ filename: 'menu.csv', content_type: 'text/csv' });
-    expect(put!.headers.get('authorization')).toBeNull();
-    expect(put!.headers.get('content-type')).toBe('text/csv');
-    expect(put!.body).toContain('Pizza,Margherita');
+    expect(upload!.headers.get('authorization')).toBeNull();
+    // The form's fields as the service gave them, then the file, last.
+    expect(upload!.body).toBe(
+      'key=uploads/dev/x\nContent-Type=text/csv\nPolicy=cG9saWN5\n' +
+        'file=<menu.csv> (text/csv) category,name,price\nPizza,Margherita,12.50\n',
+    );
     expect(create!.headers.get('idempotency-key')).toMatch(/^catalog-cli-[0-9a-f-]{36}$/);
     expect(JSON.parse(create!.body!)).toEqual({
       job: {

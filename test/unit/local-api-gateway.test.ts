@@ -113,12 +113,17 @@ describe('local API Gateway emulation', () => {
     }
   });
 
-  it('answers 500 when a handler throws, as the deployed API Gateway does (DEFAULT_5XX)', async () => {
+  it('answers 503 with Retry-After and x-request-id when a handler throws, as the deployed API Gateway does (DEFAULT_5XX)', async () => {
     const gw = await start();
     try {
       const res = await fetch(`${gw.url}/v1/things`, { method: 'POST', headers: good, body: '{}' });
-      expect(res.status).toBe(500);
-      expect(await res.text()).not.toContain('handler crashed');
+      expect([res.status, res.headers.get('retry-after')]).toEqual([503, '5']);
+      const body = await res.text();
+      expect(body).not.toContain('handler crashed');
+      expect(JSON.parse(body)).toMatchObject({
+        code: 'service_unavailable',
+        request_id: res.headers.get('x-request-id'),
+      });
     } finally {
       await gw.stop();
     }

@@ -316,7 +316,13 @@ describe('the response schemas', () => {
         updatedAt: '2026-11-22T10:00:00.000Z',
         uploadExpiresAt: '2026-11-22T10:15:00.000Z',
       },
-      delivery,
+      {
+        putUrl: 'https://catalog-uploads.s3.us-east-1.amazonaws.com/uploads/client-a/x?X-Amz-Signature=ab',
+        url: 'https://catalog-uploads.s3.us-east-1.amazonaws.com/',
+        fields: { key: 'uploads/client-a/x', 'Content-Type': 'text/csv', Policy: 'e30=' },
+        maxBytes: 100 * 1024 * 1024,
+        expiresAt: '2026-11-22T10:15:00.000Z',
+      },
     );
     expect(contract.schemaErrors('File', file)).toBeUndefined();
     for (const error of [new Error('boom'), Object.assign(new Error('x'), { name: 'Other' })]) {

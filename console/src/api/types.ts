@@ -48,7 +48,10 @@ export interface QueuePage {
   readonly next_cursor: string | null;
 }
 
-/** Where a drafted item was read (`relative` box: fractions of the page, origin top left). */
+/**
+ * Where a drafted item was read (`relative` box: fractions of the page, origin top left). An item drafted
+ * from a web page (`method: 'html'`) has no box but the page's URL and the element's path (`locator`).
+ */
 export interface ItemProvenance {
   readonly item_id: string;
   readonly confidence: number | null;
@@ -63,6 +66,16 @@ export interface ItemProvenance {
     readonly height: number;
   } | null;
   readonly method?: string;
+  readonly url?: string | null;
+  readonly locator?: string | null;
+}
+
+/** One page of a web source's kept copy: its URL and where its text lies in the copy (UTF-8 bytes). */
+export interface WebPageRef {
+  readonly page: number;
+  readonly url: string;
+  readonly offset: number;
+  readonly length: number;
 }
 
 export interface SourceView {
@@ -71,6 +84,8 @@ export interface SourceView {
   readonly format?: string | null;
   readonly content_type?: string | null;
   readonly pages?: number | null;
+  /** A web source: the pages its copy holds, one after the other (UTF-8 byte offsets). */
+  readonly web_pages?: readonly WebPageRef[] | null;
   /** Path of `GET /v1/ops/jobs/{id}/sources/{n}` (relative to the API root). */
   readonly view_path: string;
   /** False when the service kept no copy to show (a URL source it did not draft). */

@@ -38,7 +38,22 @@ export const ItemDetails = ({ item, index, what }: ItemDetailsProps) => {
         <p class="provenance">
           Read from source {(review.source_index ?? 0) + 1}
           {review.page ? `, page ${review.page}` : ''}
-          {review.method ? ` (${review.method === 'ocr' ? 'recognised from the image' : 'text layer'})` : ''}
+          {review.method === 'html' ? (
+            <>
+              {review.url ? ` (${review.url})` : ''}, drafted from the page’s layout
+              {review.locator ? (
+                <>
+                  , element <code class="break">{review.locator}</code>
+                </>
+              ) : (
+                ''
+              )}
+            </>
+          ) : review.method ? (
+            ` (${review.method === 'ocr' ? 'recognised from the image' : 'text layer'})`
+          ) : (
+            ''
+          )}
           {review.confidence !== null ? `, confidence ${percent(review.confidence)}` : ''}
           {review.doubts && review.doubts.length > 0 ? `: ${review.doubts.join('; ')}` : ''}.
         </p>

@@ -1,13 +1,22 @@
-/** How a source is shown, from its content type (what the service answered) and its name. */
-export type SourceKind = 'pdf' | 'image' | 'table' | 'text' | 'other';
+/**
+ * How a source is shown, from the format the service read it as, its content type (what the service
+ * answered) and its name. A web page (`html`) is shown as text, never rendered (html-view.tsx).
+ */
+export type SourceKind = 'pdf' | 'image' | 'table' | 'html' | 'text' | 'other';
 
 const IMAGE_TYPES = /^image\/(png|jpeg|gif|webp|avif|bmp)$/i;
 
-export const kindOf = (contentType: string, name: string, bytes: Uint8Array): SourceKind => {
+export const kindOf = (
+  contentType: string,
+  name: string,
+  bytes: Uint8Array,
+  format?: string | null,
+): SourceKind => {
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   const lower = name.toLowerCase().split('?')[0]!;
   const head = String.fromCharCode(...bytes.subarray(0, 5));
   if (type === 'application/pdf' || head === '%PDF-') return 'pdf';
+  if (format === 'html' || type === 'text/html' || type === 'application/xhtml+xml') return 'html';
   if (IMAGE_TYPES.test(type)) return 'image';
   if (/^(text\/(csv|tab-separated-values))$/.test(type) || /\.(csv|tsv|txt)$/.test(lower)) return 'table';
   if (type === 'application/json' || type.startsWith('text/') || lower.endsWith('.json')) return 'text';

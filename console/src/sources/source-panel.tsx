@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { OpsApi, SourceBytes } from '../api/client';
 import type { ItemProvenance, SourceView } from '../api/types';
 import { type Box, Highlight } from './highlight';
+import { HtmlView, type WebFocus } from './html-view';
 import { PdfView } from './pdf-view';
 import { decodeText, kindOf } from './source-kind';
 import { TableView } from './table-view';
@@ -9,7 +10,10 @@ import { TableView } from './table-view';
 interface SourcePanelProps {
   readonly api: OpsApi;
   readonly sources: readonly SourceView[];
-  /** The item whose provenance to show (its source is selected, its page and box highlighted). */
+  /**
+   * The item whose provenance to show: its source is selected, and its page and box highlighted (a web
+   * page has no box: its element is marked instead).
+   */
   readonly focus: ItemProvenance | null;
 }
 
@@ -62,9 +66,11 @@ export const SourcePanel = ({ api, sources, focus }: SourcePanelProps) => {
   }, [current?.view_path]);
 
   if (sources.length === 0) return <p class="muted">This job has no catalog source.</p>;
-  const highlight =
-    focus && (focus.source_index ?? 0) === selected && focus.page
-      ? { page: focus.page, box: focus.box ?? null }
+  const focused = focus && (focus.source_index ?? 0) === selected ? focus : null;
+  const highlight = focused?.page ? { page: focused.page, box: focused.box ?? null } : null;
+  const web: WebFocus | null =
+    focused?.method === 'html'
+      ? { page: focused.page ?? 1, url: focused.url ?? null, locator: focused.locator ?? null }
       : null;
   return (
     <div class="source-panel">
@@ -91,7 +97,13 @@ export const SourcePanel = ({ api, sources, focus }: SourcePanelProps) => {
       {loaded.state === 'loading' && <p class="muted">Loading the source…</p>}
       {loaded.state === 'error' && <p class="error">{loaded.message}</p>}
       {loaded.state === 'ready' && current && (
-        <SourceContent source={loaded.source} name={current.source} index={selected} highlight={highlight} />
+        <SourceContent
+          source={loaded.source}
+          view={current}
+          index={selected}
+          highlight={highlight}
+          web={web}
+        />
       )}
     </div>
   );
@@ -99,14 +111,16 @@ export const SourcePanel = ({ api, sources, focus }: SourcePanelProps) => {
 
 interface SourceContentProps {
   readonly source: SourceBytes;
-  readonly name: string;
+  readonly view: SourceView;
   readonly index: number;
   readonly highlight: { page: number; box: Box | null } | null;
+  readonly web: WebFocus | null;
 }
 
-const SourceContent = ({ source, name, index, highlight }: SourceContentProps) => {
+const SourceContent = ({ source, view, index, highlight, web }: SourceContentProps) => {
+  const name = view.source;
   const bytes = useMemo(() => new Uint8Array(source.bytes), [source]);
-  const kind = kindOf(source.contentType, name, bytes);
+  const kind = kindOf(source.contentType, name, bytes, view.format);
   const blobUrl = useMemo(
     () => URL.createObjectURL(new Blob([source.bytes], { type: source.contentType })),
     [source],
@@ -123,6 +137,9 @@ const SourceContent = ({ source, name, index, highlight }: SourceContentProps) =
         </div>
       </figure>
     );
+  }
+  if (kind === 'html') {
+    return <HtmlView bytes={source.bytes} label={label} pages={view.web_pages} focus={web} />;
   }
   if (kind === 'table') return <TableView text={decodeText(bytes)} label={label} />;
   if (kind === 'text') {

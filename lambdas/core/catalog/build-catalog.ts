@@ -13,6 +13,8 @@ import { defaultCurrency } from './money';
 import { readSource, type SourceInput } from './read-source';
 import type { SourceFormat, TextEncoding } from './sources/types';
 import { KEPT_WARNINGS, WarningLog } from './warnings';
+import { DEFAULT_WEB_SETTINGS, type WebSourceSettings } from './web/limits';
+import { WebBudget, type WebJobContext } from './web/web-session';
 
 /** The parts of a job the pipeline needs (SPEC 3.1; `language` is absent on retail_image_mapping). */
 export interface CatalogJob {
@@ -41,6 +43,8 @@ export interface BuildCatalogInput {
   readonly now: Date;
   /** On the last delivery a transient failure of a source counts as unreadable instead of being retried. */
   readonly lastAttempt?: boolean;
+  /** Web sources' bounds and User-Agent; one budget of pages and requests is shared by the job's sources. */
+  readonly web?: WebSourceSettings;
   readonly maxItems?: number;
   readonly keptWarnings?: number;
   readonly imageMapping?: ImageMappingOptions;
@@ -114,6 +118,12 @@ export const buildCatalog = async (input: BuildCatalogInput): Promise<BuiltCatal
   const sources: SourceSummary[] = [];
   const review: string[] = [];
   const failures: SourceFailure[] = [];
+  const settings = input.web ?? DEFAULT_WEB_SETTINGS;
+  const web: WebJobContext = {
+    budget: new WebBudget(settings.limits),
+    userAgent: settings.userAgent,
+    lastAttempt: input.lastAttempt ?? false,
+  };
 
   for (const source of input.sources) {
     const before = assembler.itemCount;
@@ -129,6 +139,7 @@ export const buildCatalog = async (input: BuildCatalogInput): Promise<BuiltCatal
         currency,
         rules,
         http: input.http,
+        web,
         drafting: input.drafting,
         warn,
         emit: (draft, from) => assembler.add(draft, from),

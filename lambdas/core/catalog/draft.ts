@@ -24,6 +24,10 @@ export interface Provenance {
   readonly sheet?: string | null;
   /** 1-based page of a PDF or multi-page source. */
   readonly page?: number | null;
+  /** A web source: the page the draft was read from (after redirects; a linked menu page may differ from the source). */
+  readonly url?: string | null;
+  /** A web source: a CSS-like path to the element on that page (`main > ul > li:nth-of-type(3)`). */
+  readonly locator?: string | null;
   /** Where on the page, in the page's own units (PDF points or image pixels), origin top left. */
   readonly box?: {
     readonly x: number;

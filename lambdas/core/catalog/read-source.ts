@@ -5,13 +5,23 @@ import type { Draft } from './draft';
 import type { DraftingServices } from './drafts/drafting';
 import { CatalogSourceError } from './errors';
 import type { SheetSummary, SourceSummary } from './finishing/results';
+import { PROFILES, WORKBOOK_PROFILES } from './headers/profiles';
+import type { WorkbookContext, WorkbookReading } from './headers/profiles/workbook';
 import type { JobTypeRules } from './job-types';
 import { readTable } from './rows/read-table';
 import type { TableContext } from './rows/types';
 import { detectSource } from './sources/detect';
 import { SOURCE_READERS, unknownReader } from './sources/registry';
-import type { ByteStream, ReadContext, SourceDetails, SourceFormat, TextEncoding } from './sources/types';
+import type {
+  ByteStream,
+  ReadContext,
+  SourceDetails,
+  SourceFormat,
+  TextEncoding,
+  Workbook,
+} from './sources/types';
 import type { CatalogWarning, WarningInput } from './warnings';
+import type { WebJobContext } from './web/web-session';
 
 /** How many bytes detection looks at (format, encoding). */
 export const SNIFF_BYTES = 64 * 1024;
@@ -38,6 +48,8 @@ export interface SourceReadContext {
   readonly currency: string;
   readonly rules: JobTypeRules;
   readonly http?: OutboundHttp;
+  /** The job's web-source budget and User-Agent (sources/html.ts). */
+  readonly web?: WebJobContext;
   readonly drafting?: DraftingServices;
   readonly warn: (warning: CatalogWarning) => void;
   readonly emit: (draft: Draft, source: string) => void;
@@ -57,6 +69,20 @@ const GENERIC_SHEET =
 
 const defaultCategory = (sheet: string | null): readonly string[] =>
   sheet === null || sheet.trim() === '' || GENERIC_SHEET.test(sheet.trim()) ? [] : [sheet.trim()];
+
+/** How a workbook is read when a workbook profile recognises it (Clover's inventory export), else null. */
+const readWorkbook = (workbook: Workbook, source: string, ctx: SourceReadContext): WorkbookReading | null => {
+  const context: WorkbookContext = {
+    source,
+    currency: ctx.currency,
+    warn: (sheet, row, column, code, message) => ctx.warn({ source, row, column, sheet, code, message }),
+  };
+  for (const profile of WORKBOOK_PROFILES) {
+    const reading = profile.open(workbook, context);
+    if (reading !== null) return reading;
+  }
+  return null;
+};
 
 /**
  * Reads one source into drafts (sent to `ctx.emit`): detects its format and encoding, runs its reader,
@@ -95,6 +121,7 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
       language: ctx.language,
       currency: ctx.currency,
       http: ctx.http,
+      web: ctx.web,
       drafting: ctx.drafting,
       warn,
       needsReview: (reason) => review.push(reason),
@@ -113,7 +140,24 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
       }
     } else {
       let read = 0;
+      const workbook = output.workbook === undefined ? null : readWorkbook(output.workbook, source, ctx);
       for await (const table of output.tables) {
+        const companion = table.sheet === null ? undefined : workbook?.sheets.get(table.sheet);
+        if (table.sheet !== null && companion !== undefined) {
+          // Read by the workbook's profile (Clover's categories and modifier groups): no items of its own.
+          sheets.push({
+            name: table.sheet,
+            header_row: companion.headerRow,
+            columns: { ...companion.columns },
+            ignored_columns: [...companion.ignored],
+            rows: companion.rows,
+            items: 0,
+          });
+          for (const [column, field] of Object.entries(companion.columns)) columns[column] ??= field;
+          for (const column of companion.ignored) if (!ignored.includes(column)) ignored.push(column);
+          rows += companion.rows;
+          continue;
+        }
         const tableContext: TableContext = {
           source,
           sheet: table.sheet,
@@ -130,10 +174,16 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
             }),
         };
         let sheetItems = 0;
-        const outcome = await readTable(table, tableContext, ctx.rules.rows, (draft) => {
-          if (draft.kind === 'item') sheetItems += 1;
-          emit(draft);
-        });
+        const outcome = await readTable(
+          table,
+          tableContext,
+          ctx.rules.rows,
+          (draft) => {
+            if (draft.kind === 'item') sheetItems += 1;
+            emit(draft);
+          },
+          workbook === null ? undefined : [...workbook.profiles, ...PROFILES],
+        );
         if (table.sheet !== null) {
           sheets.push({
             name: table.sheet,

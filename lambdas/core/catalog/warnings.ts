@@ -1,3 +1,5 @@
+import { WEB_WARNING_CODES } from './web/types';
+
 /**
  * Warnings (SPEC 5.2 "nothing is lost silently"): every value the pipeline cannot use, every row it skips
  * and every source it cannot read fully is reported with where it was and why. `code` is stable, for
@@ -39,6 +41,8 @@ export const WARNING_CODES = [
   'too_many_variants',
   // job settings
   'invalid_client_mapping',
+  // web pages and online stores (web/types.ts)
+  ...WEB_WARNING_CODES,
 ] as const;
 
 export type WarningCode = (typeof WARNING_CODES)[number];

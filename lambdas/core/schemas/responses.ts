@@ -138,8 +138,22 @@ export const fileResourceSchema = z.strictObject({
     .nullable()
     .meta({
       description:
-        'Presigned PUT for the bytes (send the same Content-Type), valid 15 minutes; null once uploaded or ' +
-        'expired.',
+        'Where to PUT the bytes (a presigned S3 URL, valid 15 minutes; no Authorization header). Files up to ' +
+        '100 MB: a larger one is refused when it is used (`file_too_large`). null once uploaded or expired.',
+    }),
+  upload_form: z
+    .strictObject({
+      url: z.url().meta({ description: 'Where to POST the form.' }),
+      fields: z.record(z.string(), z.string()).meta({
+        description:
+          'The fields to send, as they are, before the file (key, Content-Type, policy and signature).',
+      }),
+    })
+    .nullable()
+    .meta({
+      description:
+        'The same upload as a presigned POST form (`multipart/form-data`: every field, then the file as the ' +
+        'last field, `file`), which the store itself refuses over 100 MB. null when `upload_url` is.',
     }),
   upload_expires_at: timestamp.nullable(),
   size_bytes: int.nullable().meta({ description: 'null until uploaded. At most 100 MB.' }),
@@ -198,9 +212,23 @@ export const itemProvenanceSchema = z.strictObject({
   name: z.string().meta({ description: 'The item’s name as drafted.' }),
   source: z.string().meta({ description: 'The catalog source as the job names it (URL or file id).' }),
   source_index: z.int().min(0).meta({ description: 'Its position in `catalog_sources`: `sources/{n}`.' }),
-  page: z.int().min(1).meta({ description: '1-based page (an image is page 1).' }),
-  box: relativeBoxSchema,
-  method: z.enum(['text', 'ocr']).meta({ description: '`text`: a PDF text layer; `ocr`: read from pixels.' }),
+  page: z.int().min(1).meta({
+    description: '1-based page (an image is page 1; a web source: the page among the source’s `web_pages`).',
+  }),
+  box: relativeBoxSchema.nullable().meta({
+    description: 'Where on the page; null for a web page (`html`), which has no fixed layout: see `locator`.',
+  }),
+  method: z.enum(['text', 'ocr', 'html']).meta({
+    description:
+      '`text`: a PDF text layer; `ocr`: read from pixels; `html`: drafted from a web page’s layout.',
+  }),
+  url: z.string().nullable().optional().meta({
+    description: '`html` only: the page the item was read from (after redirects); null for an uploaded page.',
+  }),
+  locator: z.string().nullable().optional().meta({
+    description:
+      '`html` only: a CSS selector path to the item’s element on that page (`#menu > ul > li:nth-of-type(3)`).',
+  }),
   confidence: z
     .number()
     .min(0)
@@ -220,10 +248,26 @@ export const opsSourceViewSchema = z.strictObject({
   content_type: z.string().nullable(),
   size_bytes: z.int().min(0).nullable(),
   pages: z.int().min(0).nullable(),
+  web_pages: z
+    .array(
+      z.strictObject({
+        page: z.int().min(1),
+        url: z.string(),
+        offset: z.int().min(0).meta({ description: 'Where the page’s text starts in the bytes, in bytes.' }),
+        length: z.int().min(0).meta({ description: 'Its length in bytes (UTF-8).' }),
+      }),
+    )
+    .nullable()
+    .meta({
+      description:
+        'A web page fetched by URL: the copy is the page(s) the machine read, as UTF-8 text served as ' +
+        '`text/plain` (never rendered), one after the other; each page’s URL and place in it. Null otherwise.',
+    }),
   view_path: z.string().meta({ description: 'GET it (operator key) to view the source’s bytes.' }),
   viewable: z.boolean().meta({
     description:
-      'False for a URL source of which no copy was kept (copies are kept of drafted PDFs and images).',
+      'False for a URL source of which no copy was kept (copies are kept of PDFs, images and web pages ' +
+      'that go to review).',
   }),
 });
 
@@ -246,8 +290,8 @@ export const opsJobDetailSchema = opsJobSchema.extend({
     .nullable()
     .meta({
       description:
-        'For each item drafted from a PDF or photo: where it was read and how sure the machine is, lowest ' +
-        'confidence first. Null when no source was drafted.',
+        'For each item drafted from a PDF, a photo or a web page’s layout: where it was read and how sure the ' +
+        'machine is, lowest confidence first. Null when no source was drafted.',
     }),
   sources: z.array(opsSourceViewSchema),
   draft_catalog: catalogDocumentSchema.nullable().meta({

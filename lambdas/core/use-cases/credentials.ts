@@ -9,7 +9,7 @@ import {
   type Scope,
 } from '../auth';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../errors';
-import type { ApiKeyRecord, Clock, CredentialRepository, WebhookSecret } from '../ports';
+import type { ApiKeyRecord, ClientRecord, Clock, CredentialRepository, WebhookSecret } from '../ports';
 
 export interface CredentialDeps {
   readonly credentials: CredentialRepository;
@@ -40,14 +40,11 @@ export interface IssuedKey {
   readonly webhook_secret: string;
 }
 
-/**
- * Issues a key for a client, creating the client (and its webhook secret) the first time. The key itself is
- * returned once and stored only as its SHA-256 digest. `apiKey` lets the local runtime seed a known key.
- */
-export const issueKey = async (
+/** Creates the client (its usage key and first webhook secret) unless it exists; returns it either way. */
+export const ensureClient = async (
   deps: CredentialDeps,
-  input: { clientId: string; scope: Scope; apiKey?: string; webhookSecret?: string },
-): Promise<IssuedKey> => {
+  input: { clientId: string; webhookSecret?: string },
+): Promise<ClientRecord> => {
   if (!CLIENT_ID.test(input.clientId)) {
     throw new ValidationError('The client id is invalid.', [
       {
@@ -58,7 +55,7 @@ export const issueKey = async (
     ]);
   }
   const at = deps.clock.now().toISOString();
-  const client = await deps.credentials.ensureClient({
+  return deps.credentials.ensureClient({
     clientId: input.clientId,
     createdAt: at,
     usageKey: `usage_${randomBytes(20).toString('hex')}`,
@@ -66,6 +63,18 @@ export const issueKey = async (
       { secret: input.webhookSecret ?? generateWebhookSecret(), createdAt: at, expiresAt: null },
     ],
   });
+};
+
+/**
+ * Issues a key for a client, creating the client (and its webhook secret) the first time. The key itself is
+ * returned once and stored only as its SHA-256 digest. `apiKey` lets the local runtime seed a known key.
+ */
+export const issueKey = async (
+  deps: CredentialDeps,
+  input: { clientId: string; scope: Scope; apiKey?: string; webhookSecret?: string },
+): Promise<IssuedKey> => {
+  const client = await ensureClient(deps, input);
+  const at = deps.clock.now().toISOString();
   const apiKey = input.apiKey ?? generateApiKey(input.scope);
   parseAuthorization(`Token api_key=${apiKey}`);
   const digest = keyDigest(apiKey);

@@ -1,6 +1,6 @@
 import type { CatalogDocument } from '../catalog/document';
-import type { DraftItem } from '../catalog/drafts/draft-item';
-import type { DraftingServices } from '../catalog/drafts/drafting';
+import type { DraftItem, WebDraftItem } from '../catalog/drafts/draft-item';
+import type { DraftingServices, WebPageCopy } from '../catalog/drafts/drafting';
 import type { JobRecord } from '../model';
 import type { ImageDecoder, ObjectStore, PageRasterizer, TextRecognizer } from '../ports';
 import { isUuid } from '../schemas/job';
@@ -48,7 +48,7 @@ export class DraftCollector implements DraftingServices {
   readonly recognizer?: TextRecognizer;
   readonly rasterizer?: PageRasterizer;
   readonly decoder?: ImageDecoder;
-  private readonly drafted: DraftItem[] = [];
+  private readonly drafted: (DraftItem | WebDraftItem)[] = [];
   private readonly sources = new Map<number, ReviewSource>();
 
   constructor(
@@ -67,7 +67,12 @@ export class DraftCollector implements DraftingServices {
   async keepCopy(
     source: string,
     bytes: Uint8Array,
-    details: { contentType: string; format: string; pages: number | null },
+    details: {
+      contentType: string;
+      format: string;
+      pages: number | null;
+      webPages?: readonly WebPageCopy[];
+    },
   ): Promise<void> {
     const index = this.indexOf(source);
     // An uploaded file is kept in the uploads bucket already; a URL may answer differently tomorrow.
@@ -87,10 +92,15 @@ export class DraftCollector implements DraftingServices {
       size_bytes: bytes.length,
       copied,
       pages: details.pages,
+      ...(details.webPages ? { web_pages: details.webPages } : {}),
     });
   }
 
   record(_source: string, items: readonly DraftItem[]): void {
+    this.drafted.push(...items);
+  }
+
+  recordWeb(_source: string, items: readonly WebDraftItem[]): void {
     this.drafted.push(...items);
   }
 

@@ -1,4 +1,6 @@
-import type { DraftProvenance } from '../catalog/drafts/draft-item';
+import type { DraftProvenance, WebDraftProvenance } from '../catalog/drafts/draft-item';
+import type { WebPageCopy } from '../catalog/drafts/drafting';
+import { inertContentType } from '../catalog/sources/html-review';
 import { NotFoundError } from '../errors';
 import type { JobRecord } from '../model';
 import {
@@ -20,13 +22,16 @@ import { isUuid } from '../schemas/job';
 export const draftReviewKey = objectKeys.draftReview;
 export const sourceCopyKey = objectKeys.sourceCopy;
 
-/** One drafted item's provenance, keyed by the item's id in the draft catalog. */
-export interface ItemProvenance extends DraftProvenance {
+/**
+ * One drafted item's provenance, keyed by the item's id in the draft catalog: a page and box of a PDF or
+ * photo, or a web page's URL and element path (no box).
+ */
+export type ItemProvenance = (DraftProvenance | WebDraftProvenance) & {
   readonly item_id: string;
   readonly name: string;
   readonly confidence: number;
   readonly doubts: readonly string[];
-}
+};
 
 /** A source as the review shows it: where its bytes are, what they are. */
 export interface ReviewSource {
@@ -39,6 +44,11 @@ export interface ReviewSource {
   /** True when a copy of a URL source was kept at processing time (uploaded files are kept anyway). */
   readonly copied: boolean;
   readonly pages: number | null;
+  /**
+   * A web source: the pages the copy holds, one after the other (each page's text as UTF-8 at its offset),
+   * so that a drafted item's `page` and `locator` can be found in it.
+   */
+  readonly web_pages?: readonly WebPageCopy[];
 }
 
 export interface DraftReview {
@@ -48,13 +58,16 @@ export interface DraftReview {
   readonly items: readonly ItemProvenance[];
 }
 
-/** Orders provenance for review: lowest confidence first, then by source, page and position. */
+/**
+ * Orders provenance for review: lowest confidence first, then by source, page and position (web page items,
+ * which have no box, stay in the page's order).
+ */
 export const byReviewOrder = (a: ItemProvenance, b: ItemProvenance): number =>
   a.confidence - b.confidence ||
   a.source_index - b.source_index ||
   a.page - b.page ||
-  a.box.y - b.box.y ||
-  a.box.x - b.box.x;
+  (a.box?.y ?? 0) - (b.box?.y ?? 0) ||
+  (a.box?.x ?? 0) - (b.box?.x ?? 0);
 
 async function* once(text: string): AsyncIterable<string> {
   yield text;
@@ -127,18 +140,19 @@ export const locateJobSource = async (
     store = deps.uploads;
     key = file.objectKey;
     fileName = file.filename;
-    response = { contentType: file.contentType, fileName };
+    // Viewed as the browser can show it inertly: a client's HTML or SVG is served as text, never run.
+    response = { contentType: inertContentType(file.contentType), fileName };
   } else {
     store = deps.catalogs;
     key = sourceCopyKey(job.clientId, job.id, index);
-    response = { contentType: reviewed?.content_type ?? 'application/octet-stream', fileName };
+    response = { contentType: inertContentType(reviewed?.content_type), fileName };
   }
   const size = await store.size(key);
   if (size === undefined) {
     throw new NotFoundError(
       isUuid(source)
         ? `The uploaded file of source ${index} has no content (expired or never uploaded).`
-        : `No copy of source ${index} was kept: copies are kept of the PDF and image sources the service drafts.`,
+        : `No copy of source ${index} was kept: copies are kept of the PDFs, images and web pages that go to review.`,
     );
   }
   const signed = await store.presignDownload(key, SOURCE_URL_SECONDS, response);

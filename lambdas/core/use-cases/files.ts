@@ -1,8 +1,15 @@
 import { NotFoundError } from '../errors';
-import type { DeliveryLink, FileRecord } from '../model';
-import { type Clock, type FileRepository, type IdGenerator, type ObjectStore, objectKeys } from '../ports';
+import type { FileRecord } from '../model';
+import {
+  type Clock,
+  type FileRepository,
+  type IdGenerator,
+  type ObjectStore,
+  objectKeys,
+  type PresignedUpload,
+} from '../ports';
 import type { CreateFileRequest } from '../schemas/file';
-import { isUuid } from '../schemas/job';
+import { isUuid, LIMITS } from '../schemas/job';
 
 export interface FileDeps {
   readonly files: FileRepository;
@@ -14,15 +21,23 @@ export interface FileDeps {
 /** SPEC 3.3: upload URLs are valid for 15 minutes. */
 export const UPLOAD_URL_TTL_SECONDS = 15 * 60;
 
-/** Registers an upload and returns a presigned PUT for its bytes. */
+/**
+ * Registers an upload and returns its presigned form: the store itself refuses a body over 100 MB (SPEC 9),
+ * another key or Content-Type, or an upload after 15 minutes.
+ */
 export const createFile = async (
   deps: FileDeps,
   clientId: string,
   request: CreateFileRequest,
-): Promise<{ file: FileRecord; upload: DeliveryLink }> => {
+): Promise<{ file: FileRecord; upload: PresignedUpload }> => {
   const id = deps.ids.uuid();
   const objectKey = objectKeys.upload(clientId, id);
-  const upload = await deps.uploads.presignUpload(objectKey, request.content_type, UPLOAD_URL_TTL_SECONDS);
+  const upload = await deps.uploads.presignUpload(
+    objectKey,
+    request.content_type,
+    UPLOAD_URL_TTL_SECONDS,
+    LIMITS.sourceFileBytes,
+  );
   const at = deps.clock.now().toISOString();
   const file: FileRecord = {
     id,
@@ -53,13 +68,13 @@ export const refreshUpload = async (
 
 /**
  * Reads a file; a pending file whose bytes have arrived in S3 is marked `uploaded` with its size.
- * The upload URL is shown again while the file is pending and the URL has not expired.
+ * The upload form is signed again while the file is pending and its time has not run out.
  */
 export const getFile = async (
   deps: FileDeps,
   clientId: string,
   id: string,
-): Promise<{ file: FileRecord; upload: DeliveryLink | null }> => {
+): Promise<{ file: FileRecord; upload: PresignedUpload | null }> => {
   const found = isUuid(id) ? await deps.files.get(clientId, id) : undefined;
   if (!found) throw new NotFoundError(`No file has the id ${id}.`);
   const file = await refreshUpload(deps, found);
@@ -69,6 +84,7 @@ export const getFile = async (
         file.objectKey,
         file.contentType,
         secondsUntil(deps, file.uploadExpiresAt),
+        LIMITS.sourceFileBytes,
       )
     : null;
   return { file, upload };

@@ -1,9 +1,10 @@
 import { type BuiltCatalog, buildCatalog } from '../catalog/build-catalog';
 import { CatalogError, SourceTooLargeError } from '../catalog/errors';
 import type { SourceInput } from '../catalog/read-source';
+import { DEFAULT_WEB_SETTINGS, type WebSourceSettings } from '../catalog/web/limits';
 import { catalogJsonChunks } from '../catalog/writer';
 import { ConflictError, NotFoundError } from '../errors';
-import type { JobRecord, Problem } from '../model';
+import type { JobRecord } from '../model';
 import { problem } from '../model';
 import { discardBody, OutboundError, OutboundTooLargeError } from '../outbound';
 import {
@@ -23,6 +24,10 @@ import { isUuid, LIMITS } from '../schemas/job';
 import { jobMayMove } from '../states';
 import { DraftCollector } from './draft-collector';
 import { wakeExportsOfJob } from './export-processing';
+import { failJob } from './job-failure';
+
+// The reconciler's and the operations API's way to fail a job, in a module of its own (job-failure.ts).
+export { failJob, failOverdueJobs, TIMEOUT_GRACE_HOURS } from './job-failure';
 
 export interface JobProcessingDeps {
   readonly jobs: JobRepository;
@@ -33,6 +38,8 @@ export interface JobProcessingDeps {
   readonly http: OutboundHttp;
   readonly queue: WorkQueue;
   readonly clock: Clock;
+  /** Bounds and User-Agent of web sources (SPEC 5.2, 9); the documented defaults when absent. */
+  readonly webSources?: WebSourceSettings;
   /** OCR for photographed menus and scanned PDF pages (SPEC 5.2 drafts); absent: PDF text layers only. */
   readonly recognizer?: TextRecognizer;
   readonly rasterizer?: PageRasterizer;
@@ -124,7 +131,11 @@ const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: strin
     .request({
       url: source,
       method: 'GET',
-      headers: { accept: 'text/csv, application/json, */*;q=0.5' },
+      // The service names itself to the merchant's site from the first request on (SPEC 5.2 web sources).
+      headers: {
+        accept: 'text/csv, application/json, */*;q=0.5',
+        'user-agent': (deps.webSources ?? DEFAULT_WEB_SETTINGS).userAgent,
+      },
       timeoutMs: SOURCE_TIMEOUT_MS,
       maxBytes: LIMITS.sourceFileBytes,
       followRedirects: true,
@@ -147,27 +158,6 @@ const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: strin
     },
     failure: bytes.failure,
   };
-};
-
-/** Moves a job to `failed` with a problem object and wakes its exports (they fail with job_failed). */
-export const failJob = async (
-  deps: Pick<JobProcessingDeps, 'jobs' | 'exports' | 'queue' | 'clock'>,
-  job: JobRecord,
-  error: Problem,
-): Promise<JobRecord | undefined> => {
-  const at = deps.clock.now().toISOString();
-  try {
-    const failed = await deps.jobs.transition(job.clientId, job.id, {
-      event: 'fail',
-      set: { error, completedAt: at, leaseUntil: null },
-      at,
-    });
-    await wakeExportsOfJob(deps, failed);
-    return failed;
-  } catch (e) {
-    if (e instanceof ConflictError) return undefined;
-    throw e;
-  }
 };
 
 /**
@@ -232,6 +222,7 @@ const build = async (deps: JobProcessingDeps, job: JobRecord, delivery: Delivery
     drafting: drafts,
     now: deps.clock.now(),
     lastAttempt: delivery.attempt >= delivery.maxAttempts,
+    web: deps.webSources,
   }).finally(() => drafts.release());
   const review = [
     ...(job.jobData.instructions?.trim() ? ['the job carries instructions for the operations team'] : []),
@@ -328,22 +319,4 @@ const finish = async (deps: JobProcessingDeps, job: JobRecord, built: Built): Pr
     if (error instanceof ConflictError) return { kind: 'skipped', reason: 'busy' };
     throw error;
   }
-};
-
-/** SPEC 5.2: a job still not terminal this long after its due_at is failed with `timed_out`. */
-export const TIMEOUT_GRACE_HOURS = 24;
-
-/** Fails every job past its due date plus the grace period. Run by the reconciler. */
-export const failOverdueJobs = async (
-  deps: Pick<JobProcessingDeps, 'jobs' | 'exports' | 'queue' | 'clock'>,
-  options: { limit?: number } = {},
-): Promise<number> => {
-  const cutoff = new Date(deps.clock.now().getTime() - TIMEOUT_GRACE_HOURS * 3_600_000).toISOString();
-  const overdue = await deps.jobs.listOverdue(cutoff, options.limit ?? 100);
-  let failed = 0;
-  for (const job of overdue) {
-    const detail = `The job was due at ${job.dueAt} and was not finished within ${TIMEOUT_GRACE_HOURS} hours after.`;
-    if (await failJob(deps, job, problem('timed_out', 'Job timed out', detail))) failed++;
-  }
-  return failed;
 };

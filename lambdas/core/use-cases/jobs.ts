@@ -62,7 +62,7 @@ const checkUploadedSources = async (deps: JobDeps, clientId: string, spec: JobSp
           pointer,
           code: 'file_not_uploaded',
           message:
-            'the file has not been uploaded yet: PUT its bytes to upload_url, then read it with GET /v1/files/{id}',
+            'the file has not been uploaded yet: PUT it to upload_url (or POST upload_form), then read it with GET /v1/files/{id}',
         });
       } else if ((file.sizeBytes ?? 0) > LIMITS.sourceFileBytes) {
         problems.push({ pointer, code: 'file_too_large', message: 'source files may be at most 100 MB' });

@@ -18,7 +18,7 @@ import type { OpsFailRequest } from '../schemas/operations';
 import { jobMayMove } from '../states';
 import { type DraftReview, locateJobSource, readDraftReview, type SourceDownload } from './draft-review';
 import { wakeExportsOfJob } from './export-processing';
-import { failJob } from './job-processing';
+import { failJob } from './job-failure';
 
 /**
  * The operations team's side of a job (SPEC 5.4): the review queue across clients, the job with its draft
@@ -77,6 +77,7 @@ const sourceViews = (job: JobRecord, review: DraftReview | null) =>
       content_type: reviewed?.content_type ?? null,
       size_bytes: reviewed?.size_bytes ?? null,
       pages: reviewed?.pages ?? null,
+      web_pages: reviewed?.web_pages ?? null,
       view_path: `/v1/ops/jobs/${job.id}/sources/${index}`,
       viewable: isUuid(source) || reviewed?.copied === true,
     };

@@ -2,12 +2,36 @@ import { exportResource } from '../../core/model';
 import { makeCreateExportRequestSchema } from '../../core/schemas/export';
 import { createExport } from '../../core/use-cases/exports';
 import { parseOrThrow } from '../../core/validation';
-import { type AppDeps, defaultDeps } from '../../shared/deps';
+import { loadConfig } from '../../shared/config';
+import type { AppDeps } from '../../shared/deps';
 import { httpRoute, json } from '../../shared/http';
 import { lazy } from '../../shared/lazy';
+import {
+  basics,
+  exportRepository,
+  idempotencyStore,
+  jobRepository,
+  objectStore,
+  workQueue,
+} from '../../shared/wiring';
+
+export type CreateExportDeps = Pick<
+  AppDeps,
+  | 'jobs'
+  | 'exports'
+  | 'exportFiles'
+  | 'queue'
+  | 'clock'
+  | 'ids'
+  | 'idempotency'
+  | 'logger'
+  | 'metrics'
+  | 'allowHttpCallbacks'
+  | 'allowLoopbackUrls'
+>;
 
 /** POST /v1/data_exports (seed 4.2): 201 with the export in `initiated` and a Location header. */
-export const makeCreateExportHandler = (deps: AppDeps) => {
+export const makeCreateExportHandler = (deps: CreateExportDeps) => {
   const schema = makeCreateExportRequestSchema({
     allowHttpCallbacks: deps.allowHttpCallbacks,
     allowLoopback: deps.allowLoopbackUrls,
@@ -24,4 +48,16 @@ export const makeCreateExportHandler = (deps: AppDeps) => {
   });
 };
 
-export const handler = lazy(() => makeCreateExportHandler(defaultDeps()));
+export const handler = lazy(() => {
+  const config = loadConfig();
+  return makeCreateExportHandler({
+    ...basics(config),
+    jobs: jobRepository(config),
+    exports: exportRepository(config),
+    exportFiles: objectStore(config, 'exports'),
+    queue: workQueue(config),
+    idempotency: idempotencyStore(config),
+    allowHttpCallbacks: config.allowHttpCallbacks,
+    allowLoopbackUrls: config.allowLoopbackUrls,
+  });
+});

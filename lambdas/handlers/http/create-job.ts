@@ -2,13 +2,36 @@ import { jobResource } from '../../core/model';
 import { createJobRequestSchema } from '../../core/schemas/job';
 import { createJob } from '../../core/use-cases/jobs';
 import { parseOrThrow } from '../../core/validation';
-import { type AppDeps, defaultDeps } from '../../shared/deps';
+import { loadConfig } from '../../shared/config';
+import type { AppDeps } from '../../shared/deps';
 import { httpRoute, json } from '../../shared/http';
 import { lazy } from '../../shared/lazy';
 import { count, METRIC } from '../../shared/metrics';
+import {
+  basics,
+  fileRepository,
+  idempotencyStore,
+  jobRepository,
+  objectStore,
+  workQueue,
+} from '../../shared/wiring';
+
+export type CreateJobDeps = Pick<
+  AppDeps,
+  | 'jobs'
+  | 'files'
+  | 'uploads'
+  | 'queue'
+  | 'clock'
+  | 'ids'
+  | 'jobSettings'
+  | 'idempotency'
+  | 'logger'
+  | 'metrics'
+>;
 
 /** POST /v1/jobs (seed 4.1): 201 with the job in `initiated` and a Location header. */
-export const makeCreateJobHandler = (deps: AppDeps) =>
+export const makeCreateJobHandler = (deps: CreateJobDeps) =>
   httpRoute(deps, { scope: 'client', body: 'json', idempotent: true }, async (event, principal) => {
     const request = parseOrThrow(createJobRequestSchema, event.body);
     const job = await createJob(deps, principal.clientId, request.job);
@@ -21,4 +44,15 @@ export const makeCreateJobHandler = (deps: AppDeps) =>
     return json(201, jobResource(job), { location: `/v1/jobs/${job.id}` });
   });
 
-export const handler = lazy(() => makeCreateJobHandler(defaultDeps()));
+export const handler = lazy(() => {
+  const config = loadConfig();
+  return makeCreateJobHandler({
+    ...basics(config),
+    jobs: jobRepository(config),
+    files: fileRepository(config),
+    uploads: objectStore(config, 'uploads'),
+    queue: workQueue(config),
+    idempotency: idempotencyStore(config),
+    jobSettings: config.jobSettings,
+  });
+});

@@ -1,12 +1,13 @@
 import { opsFailRequestSchema } from '../../core/schemas/operations';
 import { failReviewedJob, opsJobResource } from '../../core/use-cases/operations';
 import { parseOrThrow } from '../../core/validation';
-import { type AppDeps, defaultDeps } from '../../shared/deps';
+import { loadConfig } from '../../shared/config';
 import { httpRoute, json, pathParam } from '../../shared/http';
 import { lazy } from '../../shared/lazy';
+import { type OperationsRouteDeps, operationsDeps } from '../../shared/wiring';
 
 /** POST /v1/ops/jobs/{id}/fail `{ "code", "message" }`: the job fails with the operations team's reason. */
-export const makeOpsFailJobHandler = (deps: AppDeps) =>
+export const makeOpsFailJobHandler = (deps: OperationsRouteDeps) =>
   httpRoute(deps, { scope: 'operator', body: 'json' }, async (event) => {
     const request = parseOrThrow(opsFailRequestSchema, event.body);
     const job = await failReviewedJob(deps, pathParam(event, 'id'), request);
@@ -14,4 +15,4 @@ export const makeOpsFailJobHandler = (deps: AppDeps) =>
     return json(200, opsJobResource(job));
   });
 
-export const handler = lazy(() => makeOpsFailJobHandler(defaultDeps()));
+export const handler = lazy(() => makeOpsFailJobHandler(operationsDeps(loadConfig())));

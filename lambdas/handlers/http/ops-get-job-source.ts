@@ -1,7 +1,14 @@
 import { getOpsJobSource } from '../../core/use-cases/operations';
-import { type AppDeps, defaultDeps } from '../../shared/deps';
+import { loadConfig } from '../../shared/config';
+import type { AppDeps } from '../../shared/deps';
 import { type ApiResult, header, httpRoute, json, pathParam } from '../../shared/http';
 import { lazy } from '../../shared/lazy';
+import { basics, fileRepository, jobRepository, objectStore } from '../../shared/wiring';
+
+export type OpsGetJobSourceDeps = Pick<
+  AppDeps,
+  'jobs' | 'catalogs' | 'files' | 'uploads' | 'logger' | 'metrics'
+>;
 
 /** True when the caller asked for the JSON description rather than the bytes. */
 const wantsJson = (accept: string | undefined): boolean => /\bapplication\/json\b/i.test(accept ?? '');
@@ -14,7 +21,7 @@ const wantsJson = (accept: string | undefined): boolean => /\bapplication\/json\
  * the source's content type, inline. HTTP clients and browsers follow it (dropping the Authorization header,
  * as they do on a cross-origin redirect). With `Accept: application/json` the answer is that URL in JSON.
  */
-export const makeOpsGetJobSourceHandler = (deps: AppDeps) =>
+export const makeOpsGetJobSourceHandler = (deps: OpsGetJobSourceDeps) =>
   httpRoute(deps, { scope: 'operator' }, async (event): Promise<ApiResult> => {
     const found = await getOpsJobSource(deps, pathParam(event, 'id'), pathParam(event, 'n'));
     const body = {
@@ -33,4 +40,13 @@ export const makeOpsGetJobSourceHandler = (deps: AppDeps) =>
     };
   });
 
-export const handler = lazy(() => makeOpsGetJobSourceHandler(defaultDeps()));
+export const handler = lazy(() => {
+  const config = loadConfig();
+  return makeOpsGetJobSourceHandler({
+    ...basics(config),
+    jobs: jobRepository(config),
+    files: fileRepository(config),
+    uploads: objectStore(config, 'uploads'),
+    catalogs: objectStore(config, 'catalogs'),
+  });
+});

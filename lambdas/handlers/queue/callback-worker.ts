@@ -1,14 +1,30 @@
+import { GuardedHttp } from '../../adapters/guarded-http';
 import { callbackMessageSchema } from '../../core/messages';
 import { exportResource } from '../../core/model';
 import { deliverCallback } from '../../core/use-cases/callbacks';
 import { deliveryLink } from '../../core/use-cases/exports';
-import { type AppDeps, defaultDeps } from '../../shared/deps';
+import { loadConfig } from '../../shared/config';
+import type { AppDeps } from '../../shared/deps';
 import { lazy } from '../../shared/lazy';
 import { count, METRIC } from '../../shared/metrics';
 import { sqsConsumer } from '../../shared/queue';
+import { basics, credentialRepository, exportRepository, objectStore, workQueue } from '../../shared/wiring';
+
+export type CallbackWorkerDeps = Pick<
+  AppDeps,
+  | 'exports'
+  | 'credentials'
+  | 'http'
+  | 'queue'
+  | 'clock'
+  | 'retryDelays'
+  | 'exportFiles'
+  | 'logger'
+  | 'metrics'
+>;
 
 /** Consumer of the callbacks queue: one signed delivery attempt per message (SPEC 6). */
-export const makeCallbackWorkerHandler = (deps: AppDeps) =>
+export const makeCallbackWorkerHandler = (deps: CallbackWorkerDeps) =>
   sqsConsumer(deps, 'callback-worker', callbackMessageSchema, async (message) => {
     const outcome = await deliverCallback(
       {
@@ -36,4 +52,15 @@ export const makeCallbackWorkerHandler = (deps: AppDeps) =>
     };
   });
 
-export const handler = lazy(() => makeCallbackWorkerHandler(defaultDeps()));
+export const handler = lazy(() => {
+  const config = loadConfig();
+  return makeCallbackWorkerHandler({
+    ...basics(config),
+    exports: exportRepository(config),
+    credentials: credentialRepository(config),
+    http: new GuardedHttp({ allowLoopback: config.allowLoopbackUrls }),
+    queue: workQueue(config),
+    retryDelays: config.callbackRetryDelays,
+    exportFiles: objectStore(config, 'exports'),
+  });
+});

@@ -1,12 +1,20 @@
 import { exportMessageSchema } from '../../core/messages';
 import { processExport } from '../../core/use-cases/export-processing';
-import { type AppDeps, defaultDeps } from '../../shared/deps';
+import { loadConfig } from '../../shared/config';
+import type { AppDeps } from '../../shared/deps';
 import { lazy } from '../../shared/lazy';
 import { count, METRIC, milliseconds } from '../../shared/metrics';
 import { sqsConsumer } from '../../shared/queue';
+import { streamingObjectStore } from '../../shared/streaming-store';
+import { basics, exportRepository, jobRepository, objectStore, workQueue } from '../../shared/wiring';
+
+export type ExportWorkerDeps = Pick<
+  AppDeps,
+  'jobs' | 'exports' | 'catalogs' | 'exportFiles' | 'queue' | 'clock' | 'logger' | 'metrics'
+>;
 
 /** Consumer of the exports queue: writes export files and queues their callbacks (SPEC 5.3). */
-export const makeExportWorkerHandler = (deps: AppDeps) =>
+export const makeExportWorkerHandler = (deps: ExportWorkerDeps) =>
   sqsConsumer(deps, 'export-worker', exportMessageSchema, async (message) => {
     const started = Date.now();
     const outcome = await processExport(deps, message.clientId, message.exportId);
@@ -20,4 +28,15 @@ export const makeExportWorkerHandler = (deps: AppDeps) =>
     return { export_id: message.exportId, outcome: outcome.kind, ms };
   });
 
-export const handler = lazy(() => makeExportWorkerHandler(defaultDeps()));
+export const handler = lazy(() => {
+  const config = loadConfig();
+  return makeExportWorkerHandler({
+    ...basics(config),
+    jobs: jobRepository(config),
+    exports: exportRepository(config),
+    catalogs: objectStore(config, 'catalogs'),
+    // Export files are as large as the catalogs: streamed through a multipart upload.
+    exportFiles: streamingObjectStore(config, 'exports'),
+    queue: workQueue(config),
+  });
+});

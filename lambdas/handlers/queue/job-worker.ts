@@ -1,12 +1,29 @@
 import { QUEUES } from '../../../lib/resources';
+import { GuardedHttp } from '../../adapters/guarded-http';
+import { DEFAULT_WEB_LIMITS, webUserAgent } from '../../core/catalog/web/limits';
 import { jobMessageSchema } from '../../core/messages';
-import { processJob } from '../../core/use-cases/job-processing';
+import { type JobProcessingDeps, processJob } from '../../core/use-cases/job-processing';
 import { loadConfig } from '../../shared/config';
-import { type AppDeps, defaultDeps } from '../../shared/deps';
+import type { AppDeps } from '../../shared/deps';
 import { draftingAdapters } from '../../shared/drafting';
 import { lazy } from '../../shared/lazy';
 import { count, METRIC } from '../../shared/metrics';
 import { sqsConsumer } from '../../shared/queue';
+import { streamingObjectStore } from '../../shared/streaming-store';
+import {
+  basics,
+  exportRepository,
+  fileRepository,
+  jobRepository,
+  objectStore,
+  workQueue,
+} from '../../shared/wiring';
+
+export type JobWorkerDeps = Pick<
+  AppDeps,
+  'jobs' | 'files' | 'exports' | 'uploads' | 'catalogs' | 'http' | 'queue' | 'clock' | 'logger' | 'metrics'
+> &
+  Pick<JobProcessingDeps, 'recognizer' | 'rasterizer' | 'webSources'>;
 
 const OUTCOME_METRIC = {
   completed: METRIC.jobsCompleted,
@@ -17,7 +34,7 @@ const OUTCOME_METRIC = {
 const queue = QUEUES.jobsStandard;
 
 /** Consumer of the rush and standard job queues: builds catalogs (SPEC 5.2). */
-export const makeJobWorkerHandler = (deps: AppDeps) =>
+export const makeJobWorkerHandler = (deps: JobWorkerDeps) =>
   sqsConsumer(deps, 'job-worker', jobMessageSchema, async (message, record) => {
     const started = Date.now();
     const outcome = await processJob(deps, message.clientId, message.jobId, {
@@ -34,6 +51,20 @@ export const makeJobWorkerHandler = (deps: AppDeps) =>
     };
   });
 
-export const handler = lazy(() =>
-  makeJobWorkerHandler({ ...defaultDeps(), ...draftingAdapters(loadConfig(process.env).moduleRoot) }),
-);
+export const handler = lazy(() => {
+  const config = loadConfig();
+  return makeJobWorkerHandler({
+    ...basics(config),
+    jobs: jobRepository(config),
+    files: fileRepository(config),
+    exports: exportRepository(config),
+    uploads: objectStore(config, 'uploads'),
+    // A catalog holds up to 200,000 items: written through a multipart upload, memory flat.
+    catalogs: streamingObjectStore(config, 'catalogs'),
+    http: new GuardedHttp({ allowLoopback: config.allowLoopbackUrls }),
+    queue: workQueue(config),
+    webSources: { limits: DEFAULT_WEB_LIMITS, userAgent: webUserAgent(config.webContactUrl) },
+    // OCR and PDF rendering for drafts (SPEC 5.2), started on the first image.
+    ...draftingAdapters(config.moduleRoot),
+  });
+});

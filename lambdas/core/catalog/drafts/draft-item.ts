@@ -42,6 +42,28 @@ export interface DraftItem {
   readonly doubts: readonly string[];
 }
 
+/**
+ * Where an item drafted from a web page's layout was read (SPEC 5.2 web pages): a page has no fixed layout,
+ * so no box; the page's URL and the element's path stand for it.
+ */
+export interface WebDraftProvenance {
+  readonly source: string;
+  readonly source_index: number;
+  /** 1-based: the page among those kept of the source (`sources[].web_pages` in the review). */
+  readonly page: number;
+  readonly box: null;
+  readonly method: 'html';
+  /** The page the item was read from (after redirects; may be a linked menu page); null: an uploaded page. */
+  readonly url: string | null;
+  /** A CSS-like path to the element on that page (`#menu > ul > li:nth-of-type(3)`). */
+  readonly locator: string | null;
+}
+
+/** An item drafted from a web page (sources/html.ts), as the review records it. */
+export interface WebDraftItem extends Omit<DraftItem, 'provenance'> {
+  readonly provenance: WebDraftProvenance;
+}
+
 /** A note about a drafted source (pages skipped, text not placed), for the job's warnings. */
 export interface DraftWarning {
   readonly page: number | null;

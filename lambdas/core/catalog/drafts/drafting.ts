@@ -1,11 +1,20 @@
 import type { ImageDecoder, PageRasterizer, TextRecognizer } from '../../ports';
-import type { DraftItem } from './draft-item';
+import type { DraftItem, WebDraftItem } from './draft-item';
 import type { DraftLimits } from './read-draft';
 
+/** One page of a web source's kept copy: where its text lies in the copy (UTF-8 bytes). */
+export interface WebPageCopy {
+  /** 1-based, as WebDraftProvenance.page counts. */
+  readonly page: number;
+  readonly url: string;
+  readonly offset: number;
+  readonly length: number;
+}
+
 /**
- * What the PDF and photo readers get from the job worker (through the pipeline's ReadContext): the OCR
- * engines, a place to keep the bytes they read (so a reviewer sees what the machine read), and a place to
- * record each drafted item's provenance for the review. Absent in contexts that only read rows; a PDF's
+ * What the PDF, photo and web page readers get from the job worker (through the pipeline's ReadContext):
+ * the OCR engines, a place to keep the bytes they read (so a reviewer sees what the machine read), and a
+ * place to record each drafted item's provenance for the review. Absent in contexts that only read rows; a PDF's
  * text layer is still drafted without it, an image is then left to a person.
  */
 export interface DraftingServices {
@@ -17,10 +26,18 @@ export interface DraftingServices {
   keepCopy(
     source: string,
     bytes: Uint8Array,
-    details: { contentType: string; format: string; pages: number | null },
+    details: {
+      contentType: string;
+      format: string;
+      pages: number | null;
+      /** A web source's pages, concatenated in the copy (sources/html.ts). */
+      webPages?: readonly WebPageCopy[];
+    },
   ): Promise<void>;
   /** The drafted items of one source, with where each was read and how sure the machine is. */
   record(source: string, items: readonly DraftItem[]): void;
+  /** The same for items drafted from a web page's layout (sources/html.ts): URL and element, no box. */
+  recordWeb?(source: string, items: readonly WebDraftItem[]): void;
   /** The source's 0-based position in the job's `catalog_sources`. */
   indexOf(source: string): number;
 }

@@ -61,8 +61,11 @@ export const sourceSummarySchema = z
       .nullable()
       .meta({
         description:
-          'How the columns were read: `shopify`, `square`, `woocommerce` (their exports, by header signature), ' +
-          '`generic` (by column aliases; also a catalog document); null when the source was not read by machine.',
+          'How the source was read. A platform export, told by its header signature: `shopify`, `square`, ' +
+          '`woocommerce`, `bigcommerce`, `wix`, `squarespace`, `etsy`, `google_merchant`, `meta`, ' +
+          '`lightspeed`, `clover`, `toast`, `loyverse`; `generic` (by column aliases; also a catalog ' +
+          'document); a web page: `schema_org`, `shopify_store`, `woocommerce_store`, `html_draft` or `none`; ' +
+          'a drafted PDF or image: `text_layer` or `ocr`; null when the source was not read by machine.',
       }),
     columns: z.record(z.string(), z.string()).meta({ description: 'Column (header as written) → field.' }),
     ignored_columns: z.array(z.string()).meta({ description: 'Every column that was not read.' }),
@@ -81,7 +84,9 @@ export const sourceSummarySchema = z
       .array(sheetSummarySchema)
       .optional()
       .meta({ description: 'XLSX: every sheet, read or skipped.' }),
-    pages: count.nullable().optional().meta({ description: 'Paged sources: pages read.' }),
+    pages: count.nullable().optional().meta({
+      description: 'Paged sources: pages read (a PDF; a web page and the store API pages fetched for it).',
+    }),
     error: sourceErrorSchema.nullable().optional().meta({ description: 'Why the source could not be read.' }),
   })
   .meta({ description: 'How one catalog source was read (SPEC 5.2).' });

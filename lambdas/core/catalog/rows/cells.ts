@@ -131,7 +131,11 @@ export const cellImages = (value: CellValue | undefined): { images: DraftImage[]
     : (() => {
         const text = cellText(value);
         if (!text.ok || text.value === null) return [];
-        return isHttpUrl(text.value) ? [text.value] : text.value.split(/\s*[,|]\s*|\s+(?=https?:)/i);
+        // `a.jpg,https://b.jpg?w=1,2` parses as one URL (commas are allowed in URLs), but is a list
+        // (Google's additional_image_link): split before each URL first, then what is not one URL.
+        return text.value
+          .split(/\s*[,|]\s*(?=https?:\/\/)|\s+(?=https?:\/\/)/i)
+          .flatMap((part) => (isHttpUrl(part) ? [part] : part.split(/\s*[,|]\s*|\s+(?=https?:)/i)));
       })();
   for (const part of parts) {
     const url = part.trim();

@@ -1,7 +1,7 @@
 import type { Field } from '../headers/aliases';
 import { columnLabel } from '../headers/columns';
 import { normaliseHeader } from '../headers/normalise';
-import { PROFILES } from '../headers/profiles';
+import { PROFILES, type Profile } from '../headers/profiles';
 import type { CellValue, Table, TableRow } from '../sources/types';
 import { isBlank } from './cells';
 import type { DraftSink, RowReader, RowReaderFactory, TableContext } from './types';
@@ -46,9 +46,10 @@ const readerFor = (
   headers: readonly string[],
   ctx: TableContext,
   generic: RowReaderFactory,
+  profiles: readonly Profile[],
 ): RowReader | null => {
   const normalised = new Set(headers.map(normaliseHeader).filter(Boolean));
-  const profile = PROFILES.find((p) => p.matches(normalised));
+  const profile = profiles.find((p) => p.matches(normalised));
   if (profile !== undefined) return profile.open(headers, ctx);
   const reader = generic(headers, ctx);
   if (!reader.provides.has('name')) return null;
@@ -60,13 +61,15 @@ const readerFor = (
 
 /**
  * Reads a table. Returns how it was read; `headerRow` null means no header row was recognised in the
- * first rows (nothing was emitted; the caller reports it).
+ * first rows (nothing was emitted; the caller reports it). `profiles` are the platform exports its header
+ * is compared with (a workbook profile puts its own, bound to its other sheets, first).
  */
 export const readTable = async (
   table: Table,
   ctx: TableContext,
   generic: RowReaderFactory,
   emit: DraftSink,
+  profiles: readonly Profile[] = PROFILES,
 ): Promise<TableOutcome> => {
   let reader: RowReader | null = null;
   let headers: readonly string[] = [];
@@ -82,7 +85,7 @@ export const readTable = async (
         if (searched >= HEADER_SEARCH_ROWS || !hasData(row)) continue;
         searched += 1;
         const candidate = row.cells.map(headerText);
-        reader = readerFor(candidate, ctx, generic);
+        reader = readerFor(candidate, ctx, generic, profiles);
         if (reader !== null) {
           headers = candidate;
           headerRow = row.row;

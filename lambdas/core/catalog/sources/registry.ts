@@ -1,9 +1,9 @@
 import { CatalogSourceError } from '../errors';
 import { csvReader } from './csv';
+import { htmlReader } from './html';
 import { imageReader } from './image';
 import { jsonReader } from './json';
 import { pdfReader } from './pdf';
-import { reviewOnlyReader } from './review-only';
 import { isOle } from './signatures';
 import type { SourceReader } from './types';
 import { xlsxReader } from './xlsx';
@@ -14,13 +14,9 @@ import { xlsxReader } from './xlsx';
  * is one file exporting a `SourceReader`, listed here.
  */
 
-export const htmlReader = reviewOnlyReader('html', {
-  what: 'a web page',
-  textual: true,
-  contentTypes: ['text/html', 'application/xhtml+xml'],
-  extensions: ['html', 'htm'],
-  sniffText: (text) => /^<(!doctype html|html|head|body)\b/i.test(text),
-});
+/** An XML document (a Google Merchant Center or Meta RSS/Atom feed, …), by its first characters. */
+const isXml = (head: Uint8Array): boolean =>
+  /^(?:\ufeff)?\s*<(?:\?xml|rss\b|feed\b)/i.test(Buffer.from(head.subarray(0, 256)).toString('utf8'));
 
 /**
  * What nothing else claims: a legacy `.xls`, XML, a word-processor file, binary data. SPEC 5.2: a source
@@ -34,7 +30,10 @@ export const unknownReader: SourceReader = {
     throw new CatalogSourceError(
       isOle(source.head)
         ? 'the source is a legacy Excel (.xls) or Office file: save it as .xlsx or CSV'
-        : 'the source is in a format the service does not read (CSV, TSV, XLSX, JSON, PDF, images are read)',
+        : isXml(source.head)
+          ? 'the source is XML (such as an RSS or Atom product feed), which the service does not read: ' +
+            'send it as CSV or tab-separated text (TSV) with one column per attribute'
+          : 'the source is in a format the service does not read (CSV, TSV, XLSX, JSON, PDF, images are read)',
       'source_unreadable',
     );
   },

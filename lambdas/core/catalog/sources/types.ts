@@ -3,6 +3,7 @@ import type { JobType, Language } from '../../schemas/job';
 import type { Draft } from '../draft';
 import type { DraftingServices } from '../drafts/drafting';
 import type { WarningInput } from '../warnings';
+import type { WebJobContext } from '../web/web-session';
 
 /**
  * The seam between sources and the rest of the pipeline (SPEC 5.2). A source format is one
@@ -56,8 +57,28 @@ export interface Table {
   readonly batches: AsyncIterable<readonly TableRow[]> | Iterable<readonly TableRow[]>;
 }
 
+/**
+ * A workbook whose sheets are all in memory (XLSX), so that a platform whose export spreads one catalog
+ * over several sheets (Clover: items on one, their categories and modifier groups on others) can read
+ * them together (headers/profiles/workbook.ts). Each sheet's rows are converted when asked for.
+ */
+export interface Workbook {
+  readonly sheets: readonly WorkbookSheet[];
+}
+
+export interface WorkbookSheet {
+  readonly name: string;
+  /** The sheet's rows from the top, header included (a new iteration on each call). */
+  rows(): Iterable<TableRow>;
+}
+
 export type ReaderOutput =
-  | { readonly kind: 'tables'; readonly tables: AsyncIterable<Table> | Iterable<Table> }
+  | {
+      readonly kind: 'tables';
+      readonly tables: AsyncIterable<Table> | Iterable<Table>;
+      /** The same tables as a workbook, when the reader holds them all (XLSX). */
+      readonly workbook?: Workbook;
+    }
   | { readonly kind: 'drafts'; readonly drafts: AsyncIterable<Draft> | Iterable<Draft> };
 
 /** What detection looks at: the first bytes, and what the server or the uploader said the source is. */
@@ -98,6 +119,8 @@ export interface ReadContext {
   readonly currency: string;
   /** Outbound requests (online store readers page through an API); always the guarded client. */
   readonly http?: OutboundHttp;
+  /** The job's bounds on fetching web pages and store APIs, shared by its web sources (web/web-session.ts). */
+  readonly web?: WebJobContext;
   /** OCR engines and review records for the PDF and photo readers (drafts/drafting.ts). */
   readonly drafting?: DraftingServices;
   /** A value, row or part of the source that could not be used; `source` defaults to this source. */

@@ -2,13 +2,14 @@ import readXlsxFile from 'read-excel-file/node';
 import { readAll } from '../bytes';
 import { CatalogSourceError } from '../errors';
 import { isZip } from './signatures';
-import type { CellValue, SourceReader, Table, TableRow } from './types';
+import type { CellValue, SourceReader, Table, TableRow, Workbook } from './types';
 
 /**
  * XLSX workbooks (SPEC 5.2), read with read-excel-file: every sheet is a table; sheets whose header row is
- * not recognised (notes, instructions) are skipped and listed in `results.sources[].sheets`. Numbers stay
- * numbers (a barcode's digits are exact up to 2^53), dates become ISO 8601 text. A workbook is a ZIP
- * archive and is read whole (the 100 MB source limit bounds it).
+ * not recognised (notes, instructions) are skipped and listed in `results.sources[].sheets`. The sheets are
+ * also offered as one workbook, for platforms whose export spreads a catalog over several sheets (Clover).
+ * Numbers stay numbers (a barcode's digits are exact up to 2^53), dates become ISO 8601 text. A workbook is
+ * a ZIP archive and is read whole (the 100 MB source limit bounds it).
  */
 
 const cell = (value: unknown): CellValue => {
@@ -21,15 +22,22 @@ const cell = (value: unknown): CellValue => {
   return String(value);
 };
 
+const rowAt = (data: readonly (readonly unknown[])[], i: number): TableRow => ({
+  row: i + 1,
+  cells: (data[i] ?? []).map(cell),
+});
+
 /** A sheet's rows, converted a thousand at a time (the sheet itself is in memory already). */
 function* batches(data: readonly (readonly unknown[])[]): Generator<TableRow[]> {
   for (let start = 0; start < data.length; start += 1000) {
     const batch: TableRow[] = [];
-    for (let i = start; i < Math.min(data.length, start + 1000); i += 1) {
-      batch.push({ row: i + 1, cells: (data[i] ?? []).map(cell) });
-    }
+    for (let i = start; i < Math.min(data.length, start + 1000); i += 1) batch.push(rowAt(data, i));
     yield batch;
   }
+}
+
+function* rows(data: readonly (readonly unknown[])[]): Generator<TableRow> {
+  for (let i = 0; i < data.length; i += 1) yield rowAt(data, i);
 }
 
 export const xlsxReader: SourceReader = {
@@ -51,6 +59,9 @@ export const xlsxReader: SourceReader = {
       );
     }
     const tables: Table[] = sheets.map((sheet) => ({ sheet: sheet.sheet, batches: batches(sheet.data) }));
-    return { kind: 'tables', tables };
+    const workbook: Workbook = {
+      sheets: sheets.map((sheet) => ({ name: sheet.sheet, rows: () => rows(sheet.data) })),
+    };
+    return { kind: 'tables', tables, workbook };
   },
 };

@@ -168,6 +168,13 @@ describe('cell readers', () => {
       ],
       refused: [],
     });
+    expect(cellImages('https://a.test/1.jpg,https://a.test/2.jpg?w=1,2').images.map((i) => i.url)).toEqual([
+      'https://a.test/1.jpg',
+      'https://a.test/2.jpg?w=1,2',
+    ]);
+    expect(cellImages('https://a.test/x.jpg?crop=1,2').images.map((i) => i.url)).toEqual([
+      'https://a.test/x.jpg?crop=1,2',
+    ]);
     expect(cellImages('file:///etc/passwd').refused).toEqual(['file:///etc/passwd']);
     expect(cellImages('photo.jpg').refused).toEqual(['photo.jpg']);
   });

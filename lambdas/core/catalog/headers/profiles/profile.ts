@@ -24,7 +24,7 @@ export interface Profile {
 export const profileColumns = <R extends string>(
   headers: readonly string[],
   table: Readonly<Record<R, readonly string[]>>,
-  options: { readonly skip?: (normalised: string) => boolean } = {},
+  options: { readonly skip?: (normalised: string, header: string) => boolean } = {},
 ): ColumnMap<R | Field> => {
   const own = new Map<string, readonly [R, number]>();
   for (const role of Object.keys(table) as R[]) {
@@ -33,8 +33,8 @@ export const profileColumns = <R extends string>(
       if (!own.has(key)) own.set(key, [role, rank]);
     });
   }
-  const lookup: HeaderLookup<R | Field> = (normalised) => {
-    if (options.skip?.(normalised)) return undefined;
+  const lookup: HeaderLookup<R | Field> = (normalised, header) => {
+    if (options.skip?.(normalised, header)) return undefined;
     const found = own.get(normalised);
     if (found !== undefined) return found;
     const generic = fieldOf(normalised);

@@ -1,0 +1,122 @@
+import { OutboundNetworkError } from '../../outbound';
+import type { DraftItem } from '../draft';
+import { CatalogSourceError } from '../errors';
+import { HtmlTooDeepError } from '../web/html';
+import { DEFAULT_WEB_LIMITS } from '../web/limits';
+import { readWebSource } from '../web/read-web-source';
+import type { WebItem, WebReadContext } from '../web/types';
+import { WebBudget, WebSession } from '../web/web-session';
+import { keepWebReview } from './html-review';
+import type { OpenedSource, ReadContext, SourceReader } from './types';
+
+/**
+ * Web pages and online stores (SPEC 5.2): a URL source that answers with HTML, or an uploaded saved page.
+ * The page the client gave is read for a storefront (Shopify, WooCommerce: their catalog endpoints are
+ * then read page by page), schema.org data, or a menu to draft; see web/read-web-source.ts. Structured
+ * data and store catalogs are read by machine; a drafted menu, or a page with nothing readable, goes to a
+ * person (`needsReview`).
+ */
+
+const isWebUrl = (name: string | null): name is string =>
+  name !== null && /^https?:\/\//i.test(name) && URL.canParse(name);
+
+/** The page, up to the bound on one page; more is not a page the service reads. */
+const readPage = async (source: OpenedSource, maxBytes: number): Promise<Buffer> => {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of source.bytes) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      throw new CatalogSourceError(
+        `${source.source} is a web page larger than ${Math.round(maxBytes / 1024 / 1024)} MB, the limit for one page`,
+      );
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+};
+
+/** A web reader's item as the pipeline's draft entity. */
+export const webItemToDraft = (item: WebItem, source: string): DraftItem => ({
+  kind: 'item',
+  categoryPath: item.categoryPath,
+  name: item.name,
+  description: item.description,
+  brand: item.brand,
+  calories: item.calories,
+  tags: item.tags,
+  images: item.images,
+  optionNames: item.optionNames,
+  variants: item.variants.map((v) => ({
+    name: v.name,
+    options: v.options,
+    price: v.price,
+    pricing: v.pricing,
+    sku: v.sku,
+    gtin: v.gtin,
+    images: v.images,
+  })),
+  ...(item.modifierGroups ? { modifierGroups: item.modifierGroups } : {}),
+  ...(item.provenance
+    ? { provenance: { source, url: item.provenance.url, locator: item.provenance.locator } }
+    : {}),
+  ...(item.confidence !== undefined ? { confidence: item.confidence } : {}),
+});
+
+const contextOf = (ctx: ReadContext): WebReadContext => ({
+  kind: ctx.jobType === 'new_menu' ? 'menu' : 'retail',
+  currency: ctx.currency,
+});
+
+export const htmlReader: SourceReader = {
+  format: 'html',
+  textual: true,
+  contentTypes: ['text/html', 'application/xhtml+xml'],
+  extensions: ['html', 'htm'],
+  sniffText: (text) => /^(?:<!--[\s\S]*?-->\s*)*<(?:!doctype html|html|head|body)\b/i.test(text),
+  read: async (source, ctx) => {
+    const limits = ctx.web?.budget.limits ?? DEFAULT_WEB_LIMITS;
+    const body = await readPage(source, limits.maxPageBytes);
+    // A URL source, as the server that answered names it (after redirects); an uploaded page is only itself,
+    // whatever its file name.
+    const url = isWebUrl(source.source) && isWebUrl(source.name) ? source.name : null;
+    // Without the job's web context (or for an uploaded saved page) nothing beyond the page is fetched.
+    const session =
+      url && ctx.http
+        ? new WebSession({
+            http: ctx.http,
+            budget: ctx.web?.budget ?? new WebBudget(limits),
+            userAgent: ctx.web?.userAgent,
+            wait: ctx.web?.wait,
+            now: ctx.web?.now,
+          })
+        : null;
+    session?.countFirstPage(url as string, body.length);
+    let result: Awaited<ReturnType<typeof readWebSource>>;
+    try {
+      result = await readWebSource(
+        { url: url ?? 'about:blank', body, contentType: source.contentType, headers: {} },
+        session,
+        contextOf(ctx),
+      );
+    } catch (error) {
+      if (error instanceof HtmlTooDeepError)
+        throw new CatalogSourceError(`${source.source}: ${error.message}`);
+      throw error;
+    }
+    if (result.transient && !(ctx.web?.lastAttempt ?? true)) {
+      // Part of a store's catalog did not come: the whole job is tried again rather than keep a part.
+      throw new OutboundNetworkError(`${source.source}: ${result.transient.message}`);
+    }
+    ctx.describe({ profile: result.profile, pages: result.pages });
+    for (const warning of result.warnings) {
+      ctx.warn({ row: null, column: warning.field ?? null, code: warning.code, message: warning.message });
+    }
+    if (result.review) {
+      ctx.needsReview(result.review);
+      // What the machine read and where each drafted item is on it, for the operations team.
+      await keepWebReview(ctx, source.source, result, url ? null : { contentType: source.contentType, body });
+    }
+    return { kind: 'drafts', drafts: result.items.map((item) => webItemToDraft(item, source.source)) };
+  },
+};

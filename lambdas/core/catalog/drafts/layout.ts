@@ -147,22 +147,44 @@ const endsWithPrice = (row: Row): boolean => {
   return isPriceText(last) || /\d[.,]\d{2}\s*\S?$/.test(last);
 };
 
-/** Rows of `next` that sit beside rows of `band`, while `band` itself has no prices: one table. */
-const isBesideTable = (band: Band, next: Band): boolean => {
+/** Whether most rows of `next` (70 %) sit at the height of a row of `band` (their centres within half a row). */
+const sitsBeside = (band: Band, next: Band): boolean => {
   const rows = groupRows(band.runs);
   const nextRows = groupRows(next.runs);
-  if (rows.filter(endsWithPrice).length > rows.length * 0.2) return false;
   const beside = nextRows.filter((n) =>
     rows.some((r) => Math.abs((r.top + r.bottom) / 2 - (n.top + n.bottom) / 2) < (n.bottom - n.top) / 2),
   );
   return beside.length >= nextRows.length * 0.7;
 };
 
+/** Rows of `next` that sit beside rows of `band`, while `band` itself has no prices: one table. */
+const isBesideTable = (band: Band, next: Band): boolean => {
+  const rows = groupRows(band.runs);
+  if (rows.filter(endsWithPrice).length > rows.length * 0.2) return false;
+  return sitsBeside(band, next);
+};
+
+/**
+ * Which of the bands so far a band of prices belongs to: the nearest one whose rows it sits beside, row by
+ * row (the names of those prices), else the one just left of it. Bands between the names and their prices
+ * are what stands in the gap: a title centred over the page, OCR noise read from dot leaders, which leave
+ * the names and the prices of a photographed menu in separate blocks with a wide empty gap between them.
+ */
+const ownerOfPrices = (merged: readonly Band[], prices: Band): number => {
+  for (let i = merged.length - 1; i >= 0; i--) if (sitsBeside(merged[i]!, prices)) return i;
+  return merged.length - 1;
+};
+
 const mergeBands = (bands: readonly Band[]): Band[] => {
   const merged: Band[] = [];
   for (const band of bands) {
     const previous = merged.at(-1);
-    if (previous && (isPriceBand(band) || isBesideTable(previous, band))) {
+    if (previous && isPriceBand(band)) {
+      const owner = ownerOfPrices(merged, band);
+      merged.splice(owner, merged.length - owner, {
+        runs: [...merged.slice(owner).flatMap((b) => b.runs), ...band.runs],
+      });
+    } else if (previous && isBesideTable(previous, band)) {
       merged[merged.length - 1] = { runs: [...previous.runs, ...band.runs] };
     } else merged.push({ runs: [...band.runs] });
   }

@@ -107,6 +107,71 @@ describe('rebuildLines', () => {
     ]);
   });
 
+  // A photographed menu whose dot leaders OCR did not read: the names and the right-aligned prices come in
+  // separate blocks (their own OCR lines, at the same heights), with a wide empty gap in which only the
+  // centred title (and whatever OCR made of a few leaders) stands.
+  const photographed = (leaderNoise: boolean) => [
+    aRun("Joe's Diner", 250, 40, { size: 18, confidence: 0.95 }),
+    ...(leaderNoise ? [] : [aRun('open daily 7 am to 3 pm', 230, 62, { confidence: 0.95 })]),
+    aRun('Breakfast', 40, 90, { size: 14, confidence: 0.95 }),
+    ...[
+      ['Two Eggs Any Style', '9.50', 120],
+      ['Buttermilk Pancakes', '10.25', 145],
+      ['Western Omelette', '12.00', 170],
+      ['Corned Beef Hash', '13.50', 195],
+    ].flatMap(([name, price, y]) => [
+      aRun(name as string, 40, y as number, { confidence: 0.95 }),
+      // The price's OCR line is a pixel off the name's.
+      aRightAligned(price as string, 560, (y as number) + 1, { confidence: 0.95 }),
+    ]),
+    // Leaders read as words, under part of the title.
+    ...(leaderNoise ? [aRun('RIC AGREE ERE', 200, 145, { confidence: 0.2 })] : []),
+  ];
+
+  it('joins names and the prices OCR read as a separate block, with a title in the gap between them', () => {
+    expect(rebuildLines(photographed(false)).map((l) => l.cells.map((c) => c.text))).toEqual([
+      ["Joe's Diner"],
+      ['open daily 7 am to 3 pm'],
+      ['Breakfast'],
+      ['Two Eggs Any Style', '9.50'],
+      ['Buttermilk Pancakes', '10.25'],
+      ['Western Omelette', '12.00'],
+      ['Corned Beef Hash', '13.50'],
+    ]);
+  });
+
+  it('joins them the same way when OCR read some dot leaders as words in the gap', () => {
+    expect(rebuildLines(photographed(true)).map((l) => l.cells.map((c) => c.text))).toEqual([
+      ["Joe's Diner"],
+      ['Breakfast'],
+      ['Two Eggs Any Style', '9.50'],
+      ['Buttermilk Pancakes', 'RIC AGREE ERE', '10.25'],
+      ['Western Omelette', '12.00'],
+      ['Corned Beef Hash', '13.50'],
+    ]);
+  });
+
+  it('still keeps two columns apart when prices sit beside the names of both', () => {
+    const runs = [
+      ['Soup', '6.00', 'Tea', '3.00', 100],
+      ['Salad', '7.00', 'Coffee', '3.50', 115],
+      ['Tart', '5.00', 'Sorbet', '4.00', 130],
+    ].flatMap(([a, pa, b, pb, y]) => [
+      aRun(a as string, 40, y as number),
+      aRightAligned(pa as string, 200, y as number),
+      aRun(b as string, 330, y as number),
+      aRightAligned(pb as string, 572, y as number),
+    ]);
+    expect(texts(runs)).toEqual([
+      'Soup  6.00',
+      'Salad  7.00',
+      'Tart  5.00',
+      'Tea  3.00',
+      'Coffee  3.50',
+      'Sorbet  4.00',
+    ]);
+  });
+
   it('splits a run that holds a whole line with wide spaces, and glues pieces of one word', () => {
     const wide = aRun('Garlic Bread            5.50', 40, 100);
     const word = [aRun('Marg', 40, 120), { ...aRun('herita', 0, 120), x: 40 + 4 * 5.5 }];

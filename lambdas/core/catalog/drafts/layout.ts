@@ -7,7 +7,9 @@ import { type Box, median, type TextRun, unionBox } from './text-runs';
  * Each page is cut recursively, preferring vertical cuts (an XY-cut): a column gutter is an x-range that
  * (almost) no text covers. Bands of text between gutters that only hold prices (a column of right-aligned
  * prices, size columns) or that sit row by row beside a band without prices (`name | description | price`)
- * are merged back into the band on their left, so that a dish and its price stay on one line. Rows that
+ * are merged back into the band on their left, so that a dish and its price stay on one line; a band of
+ * prices goes to the nearest band on its left whose rows it sits beside, with whatever stands between them
+ * (a photographed menu's title, OCR noise from dot leaders in the gap between names and prices). Rows that
  * cross a gutter (a title, a heading centred over both columns) interrupt the columns. Where no gutter is
  * found, the region is cut horizontally at its widest empty band and each part is looked at again.
  */
@@ -129,7 +131,7 @@ interface Band {
   readonly runs: TextRun[];
 }
 
-/** A band of prices (and the size labels above them): it belongs to the band on its left. */
+/** A band of prices (and the size labels above them): it belongs to the names on its left (`ownerOfPrices`). */
 const isPriceBand = (band: Band): boolean => {
   const rows = groupRows(band.runs);
   const priced = rows.filter((row) => {

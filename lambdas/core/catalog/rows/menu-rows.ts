@@ -2,6 +2,7 @@ import type { DraftItem, DraftModifierGroup, DraftVariant } from '../draft';
 import type { Field } from '../headers/aliases';
 import type { GenericPlan } from '../headers/generic-plan';
 import type { TableRow } from '../sources/types';
+import { carriedCategory } from './carried-category';
 import { rowCells, rowCurrency } from './row-cells';
 import { isSectionRow, isTotalName } from './row-kinds';
 import type { DraftSink, RowReader, TableContext } from './types';
@@ -77,6 +78,7 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
   // Without a category column, a row with nothing but a name is a section heading for the rows below.
   const sections = CATEGORY.length === 0;
   let section: readonly string[] | null = null;
+  const carried = carriedCategory();
 
   return {
     profile: 'generic',
@@ -135,7 +137,7 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
       }
       const draft: DraftItem = {
         kind: 'item',
-        categoryPath: cells.categoryPath(row, CATEGORY) ?? section ?? ctx.defaultCategory,
+        categoryPath: carried(cells.categoryPath(row, CATEGORY)) ?? section ?? ctx.defaultCategory,
         name,
         description: cells.description(row, DESCRIPTION),
         brand: cells.text(row, BRAND),

@@ -76,14 +76,14 @@ const ALIASES: Readonly<Record<Field, readonly string[]>> = {
     'produttore', 'marke', 'hersteller', 'merk', 'fabrikant', 'ブランド', 'メーカー', '브랜드', '品牌',
   ],
   size: [
-    'size', 'portion', 'portion size', 'net content', 'pack size', 'volume', 'taille', 'tamaño', 'tamanho',
+    'size', 'sizes', 'portion', 'portions', 'portion size', 'net content', 'pack size', 'volume', 'taille', 'tamaño', 'tamanho',
     'formato', 'größe', 'grösse', 'inhalt', 'maat', 'サイズ', '사이즈', '规格',
   ],
   unit: [
     'unit', 'uom', 'unit of measure', 'measure', 'unité', 'unidad', 'einheit', 'eenheid', '単位',
   ],
   variant: [
-    'variant', 'variation', 'variant name', 'variation name', 'option', 'option value', 'variante',
+    'variant', 'variants', 'variation', 'variations', 'variant name', 'variation name', 'option', 'option value', 'variante',
   ],
   calories: [
     'calories', 'calorie', 'kcal', 'cal', 'energy', 'energy kcal', 'calorías', 'kalorien', 'カロリー', '칼로리',

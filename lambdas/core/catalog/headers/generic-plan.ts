@@ -1,6 +1,12 @@
 import type { Field } from './aliases';
 import { type ColumnMap, genericLookup, mapColumns } from './columns';
-import { priceLabels, type SizeColumn, sizeColumn, sizeLabelsHeader } from './size-columns';
+import {
+  letterSizeColumns,
+  priceLabels,
+  type SizeColumn,
+  sizeColumn,
+  sizeLabelsHeader,
+} from './size-columns';
 
 /**
  * How a spreadsheet without a platform profile is read: its columns by the generic aliases of SPEC 5.2,
@@ -37,6 +43,9 @@ export const genericPlan = (headers: readonly string[], options: { sizeColumns: 
       }
     }
     sizes = unused.map((i) => sizeColumn(headers[i] ?? '', i)).filter((s) => s !== null);
+    const named = new Set(sizes.map((s) => s.index));
+    const letters = letterSizeColumns(headers, unused).filter((s) => !named.has(s.index));
+    if (letters.length > 0) sizes = [...sizes, ...letters].sort((a, b) => a.index - b.index);
     if (sizes.length === 1 && fields.has('price')) sizes = [];
     const taken = new Set(sizes.map((s) => s.index));
     unused = unused.filter((i) => !taken.has(i));

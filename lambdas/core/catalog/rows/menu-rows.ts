@@ -1,6 +1,7 @@
 import type { DraftItem, DraftModifierGroup, DraftVariant } from '../draft';
 import type { Field } from '../headers/aliases';
 import type { GenericPlan } from '../headers/generic-plan';
+import { cellSizeLabels } from '../headers/size-columns';
 import type { TableRow } from '../sources/types';
 import { carriedCategory } from './carried-category';
 import { rowCells, rowCurrency } from './row-cells';
@@ -121,7 +122,13 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
       sized = variants.length > 0;
       const { cell, column } = cells.priceOf(row, PRICE, currency, true);
       if (cell.kind === 'prices') {
-        const several = severalVariants(cell, plan.priceLabels, base);
+        // `S / M / L` in the row's size (or variant) cell names the prices of `10 / 12 / 14`.
+        const count = cell.prices.length;
+        const own = cellSizeLabels(base.size, count) ?? cellSizeLabels(base.name, count);
+        const several =
+          own === null
+            ? severalVariants(cell, plan.priceLabels, base)
+            : severalVariants(cell, own, { ...base, name: null, size: null });
         if (several.unlabelled) {
           ctx.warn(
             row.row,

@@ -53,3 +53,83 @@ describe('a category written once per group (merged cells)', () => {
     expect(categoryOf(document, 'Batteries')).toBeNull();
   });
 });
+
+const variantsOf = (document: CatalogDocument) =>
+  document.items.map((i) => [i.name, i.variants.map((v) => [v.name, v.price?.amount ?? null])]);
+
+describe('sizes as letters and sizes in one cell', () => {
+  test('S, M, L price columns are one variant per size', async () => {
+    const { document, results } = await buildCsv(
+      'Category,Item,S,M,L\nCoffee,Latte,3.50,4.00,4.50\nCoffee,Mocha,3.75,,4.75\n',
+    );
+    expect(variantsOf(document)).toEqual([
+      [
+        'Latte',
+        [
+          ['S', 350],
+          ['M', 400],
+          ['L', 450],
+        ],
+      ],
+      [
+        'Mocha',
+        [
+          ['S', 375],
+          ['L', 475],
+        ],
+      ],
+    ]);
+    expect(results.sources?.[0]?.columns).toMatchObject({ S: 'price (S)', M: 'price (M)', L: 'price (L)' });
+    expect(results.warning_count).toBe(0);
+  });
+
+  test('a lone letter column is not a size', async () => {
+    const { document, results } = await buildCsv('Item,Price,M\nLatte,4,x\n');
+    expect(variantsOf(document)).toEqual([['Latte', [[null, 400]]]]);
+    expect(results.sources?.[0]?.ignored_columns).toEqual(['M']);
+  });
+
+  test('`S / M / L` in the size cell names the prices `10 / 12 / 14` of the row', async () => {
+    const { document, results } = await buildCsv(
+      'Category,Item,Size,Price\nPizza,Margherita,S / M / L,10 / 12 / 14\nPizza,Pepperoni,Small/Large,11/15\n',
+    );
+    expect(variantsOf(document)).toEqual([
+      [
+        'Margherita',
+        [
+          ['S', 1000],
+          ['M', 1200],
+          ['L', 1400],
+        ],
+      ],
+      [
+        'Pepperoni',
+        [
+          ['Small', 1100],
+          ['Large', 1500],
+        ],
+      ],
+    ]);
+    expect(document.items[0]?.variants.map((v) => [v.options, v.size])).toEqual([
+      [{ Size: 'S' }, null],
+      [{ Size: 'M' }, null],
+      [{ Size: 'L' }, null],
+    ]);
+    expect(results.warning_count).toBe(0);
+  });
+
+  test('a size cell whose labels do not match the prices leaves them numbered, with a warning', async () => {
+    const { document, results } = await buildCsv('Item,Size,Price\nPizza,S / L,10 / 12 / 14\n');
+    expect(variantsOf(document)).toEqual([
+      [
+        'Pizza',
+        [
+          ['1', 1000],
+          ['2', 1200],
+          ['3', 1400],
+        ],
+      ],
+    ]);
+    expect(results.warnings?.map((w) => w.code)).toEqual(['unlabelled_prices']);
+  });
+});

@@ -25,7 +25,8 @@ export interface GenericPlan {
 /**
  * Plans how to read a table's columns. `sizeColumns` (menus) looks for one price column per size and for
  * a price column named by its sizes (`Glass / Bottle`). A table with prices but no column named like a
- * name reads its first other column as the name (`Wine`, `Pizza`, a blank header).
+ * name reads its first other column as the name (`Wine`, `Pizza`, a blank header) when it comes before
+ * the price and the description, else its description column (`Code, Description, Price`).
  */
 export const genericPlan = (headers: readonly string[], options: { sizeColumns: boolean }): GenericPlan => {
   const mapped = mapColumns(headers, genericLookup);
@@ -52,12 +53,21 @@ export const genericPlan = (headers: readonly string[], options: { sizeColumns: 
   }
   if (!fields.has('name') && (fields.has('price') || sizes.length > 0)) {
     const first = unused.find((i) => (headers[i] ?? '').trim() !== '' || i === 0);
-    if (
-      first !== undefined &&
-      first < (fields.get('price')?.[0] ?? sizes[0]?.index ?? Number.POSITIVE_INFINITY)
-    ) {
+    const described = fields.get('description');
+    const before = Math.min(
+      fields.get('price')?.[0] ?? sizes[0]?.index ?? Number.POSITIVE_INFINITY,
+      described?.[0] ?? Number.POSITIVE_INFINITY,
+    );
+    if (first !== undefined && first < before) {
       fields.set('name', [first]);
       unused = unused.filter((i) => i !== first);
+    } else if (described !== undefined && described.length > 0) {
+      // `Code, Description, Pack, Price` (a supplier's price list, a POS item list): the description,
+      // before any other unknown column, is the only text naming the product, so it is the name.
+      const [named, ...rest] = described;
+      fields.set('name', [named as number]);
+      if (rest.length > 0) fields.set('description', rest);
+      else fields.delete('description');
     }
   }
   const price = fields.get('price')?.[0];

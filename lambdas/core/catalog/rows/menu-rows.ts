@@ -4,6 +4,7 @@ import type { GenericPlan } from '../headers/generic-plan';
 import { cellSizeLabels } from '../headers/size-columns';
 import type { TableRow } from '../sources/types';
 import { carriedCategory } from './carried-category';
+import { withSubcategories } from './category-levels';
 import { rowCells, rowCurrency } from './row-cells';
 import { isSectionRow, isTotalName } from './row-kinds';
 import type { DraftSink, RowReader, TableContext } from './types';
@@ -27,6 +28,7 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
   const col = (field: Field): readonly number[] => plan.map.fields.get(field) ?? [];
   const NAME = col('name');
   const CATEGORY = col('category');
+  const SUBCATEGORY = col('subcategory');
   const PRICE = col('price');
   const DESCRIPTION = col('description');
   const SKU = col('sku');
@@ -77,7 +79,7 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
   };
 
   // Without a category column, a row with nothing but a name is a section heading for the rows below.
-  const sections = CATEGORY.length === 0;
+  const sections = CATEGORY.length === 0 && SUBCATEGORY.length === 0;
   let section: readonly string[] | null = null;
   const carried = carriedCategory();
 
@@ -144,7 +146,10 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
       }
       const draft: DraftItem = {
         kind: 'item',
-        categoryPath: carried(cells.categoryPath(row, CATEGORY)) ?? section ?? ctx.defaultCategory,
+        categoryPath:
+          withSubcategories(carried(cells.categoryPath(row, CATEGORY)), row, SUBCATEGORY, cells) ??
+          section ??
+          ctx.defaultCategory,
         name,
         description: cells.description(row, DESCRIPTION),
         brand: cells.text(row, BRAND),

@@ -2,6 +2,7 @@ import type { DraftItem } from '../draft';
 import type { Field } from '../headers/aliases';
 import type { GenericPlan } from '../headers/generic-plan';
 import type { TableRow } from '../sources/types';
+import { withSubcategories } from './category-levels';
 import { rowCells, rowCurrency } from './row-cells';
 import { isSectionRow, isTotalName } from './row-kinds';
 import type { DraftSink, RowReader, TableContext } from './types';
@@ -34,6 +35,7 @@ export const retailRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
     col('size'),
     col('unit'),
   ];
+  const SUBCATEGORY = col('subcategory');
   const currencyOf = rowCurrency(
     cells,
     col('currency'),
@@ -46,7 +48,7 @@ export const retailRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
   const nameColumn = NAME[0] === undefined ? 'name' : cells.label(NAME[0]);
 
   // Without a category column, a row with nothing but a name is a section heading for the rows below.
-  const sections = CATEGORY.length === 0;
+  const sections = CATEGORY.length === 0 && SUBCATEGORY.length === 0;
   let section: readonly string[] | null = null;
 
   return {
@@ -82,7 +84,10 @@ export const retailRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
       });
       const draft: DraftItem = {
         kind: 'item',
-        categoryPath: cells.categoryPath(row, CATEGORY) ?? section ?? ctx.defaultCategory,
+        categoryPath:
+          withSubcategories(cells.categoryPath(row, CATEGORY), row, SUBCATEGORY, cells) ??
+          section ??
+          ctx.defaultCategory,
         name,
         description: cells.description(row, DESCRIPTION),
         brand: cells.text(row, BRAND),

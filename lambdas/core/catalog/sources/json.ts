@@ -1,7 +1,9 @@
 import { parseCatalogUpload } from '../document';
 import { CatalogSourceError } from '../errors';
+import { mapShopifyProducts, shopifyProductsOf } from '../web/shopify';
 import { documentDrafts } from './catalog-document';
 import { decodeAll } from './encoding';
+import { webItemToDraft } from './html';
 import type { CellValue, ReadContext, ReaderOutput, SourceReader, TableRow } from './types';
 
 /**
@@ -9,7 +11,19 @@ import type { CellValue, ReadContext, ReaderOutput, SourceReader, TableRow } fro
  * `format_version`), or an array of row objects whose keys are read like a spreadsheet's headers (a price
  * may be a number, a string or `{ "amount", "currency" }`; a list of strings is a list of tags or images),
  * or an object holding one such array (`{ "items": [...] }`). Row numbers are positions in the array.
+ * A Shopify store's `/products.json` saved to a file (`{ "products": [{ "title", "variants": [...] }] }`)
+ * is read as the storefront reader reads it: one item per product, its variants with their options.
  */
+
+/** `{ "products": [...] }` whose products carry Shopify's `variants` lists. */
+const shopifyProducts = (value: unknown) => {
+  const products = shopifyProductsOf(value);
+  return products !== undefined &&
+    products.length > 0 &&
+    products.every((p) => Array.isArray(p.variants) && 'title' in p)
+    ? products
+    : undefined;
+};
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -61,6 +75,18 @@ const fromValue = (value: unknown, ctx: ReadContext): ReaderOutput => {
     }
     ctx.describe({ profile: 'generic' });
     return { kind: 'drafts', drafts: documentDrafts(parsed.document, ctx) };
+  }
+  const shopify = shopifyProducts(value);
+  if (shopify !== undefined) {
+    // The file does not name the store's currency: prices are read in the job's.
+    const mapped = mapShopifyProducts(shopify, {
+      currency: ctx.currency,
+      storeUrl: 'https://cdn.shopify.com/',
+    });
+    ctx.describe({ profile: 'shopify' });
+    for (const warning of mapped.warnings)
+      ctx.warn({ row: null, column: warning.field ?? null, code: warning.code, message: warning.message });
+    return { kind: 'drafts', drafts: mapped.items.map((item) => webItemToDraft(item, ctx.source)) };
   }
   if (isObject(value)) {
     const arrays = Object.values(value).filter((v) => Array.isArray(v) && v.some(isObject));

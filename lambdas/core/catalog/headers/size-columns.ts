@@ -10,6 +10,7 @@ import { bracketed, isUnitText, normaliseHeader, withoutBrackets } from './norma
 const SIZE_WORDS = new Set(
   [
     'small', 'medium', 'large', 'regular', 'x large', 'extra large', 'xl', 'xxl', 'xs', 'sm', 'md', 'lg',
+    'sml', 'med', 'reg', 'lrg', 'lge', 'xlg', 'kid', 'extra small', 'x small',
     'half', 'full', 'single', 'double', 'triple', 'quarter', 'glass', 'bottle', 'half bottle', 'carafe',
     'half carafe', 'pitcher', 'jug', 'can', 'pint', 'half pint', 'schooner', 'pot', 'shot', 'cup', 'bowl',
     'mug', 'slice', 'whole', 'whole pie', 'pie', 'personal', 'family', 'party', 'kids', 'child', 'adult',
@@ -110,13 +111,15 @@ export const priceLabels = (header: string): readonly string[] | null => {
 };
 
 /**
- * A header that is only sizes separated by `/` (`Glass / Bottle`, `Half / Full`): a price column whose
+ * A header that is only sizes separated by `/` (`Glass / Bottle`, `Half / Full`, `S/M/L`): a price column whose
  * cells hold one price per size. Returns the labels, or null.
  */
 export const sizeLabelsHeader = (header: string): readonly string[] | null => {
   if (!/[/|]/.test(header)) return null;
   const labels = splitLabels(withoutBrackets(header));
-  return labels?.every((l) => SIZE_WORDS.has(normaliseHeader(l))) ? labels : null;
+  return labels?.every((l) => SIZE_WORDS.has(normaliseHeader(l)) || SIZE_LETTERS.has(normaliseHeader(l)))
+    ? labels
+    : null;
 };
 
 /**

@@ -133,3 +133,34 @@ describe('sizes as letters and sizes in one cell', () => {
     expect(results.warnings?.map((w) => w.code)).toEqual(['unlabelled_prices']);
   });
 });
+
+describe('abbreviated sizes', () => {
+  test('Reg and Lg price columns are sizes (not only the one the list knew)', async () => {
+    const { document, results } = await buildCsv('Drink,Reg,Lg\nLatte,3.50,4.25\n');
+    expect(variantsOf(document)).toEqual([
+      [
+        'Latte',
+        [
+          ['Reg', 350],
+          ['Lg', 425],
+        ],
+      ],
+    ]);
+    expect(results.sources?.[0]?.ignored_columns).toEqual([]);
+  });
+
+  test('a header made of size letters (S/M/L) names the prices of each cell', async () => {
+    const { document, results } = await buildCsv('Item,S/M/L\nLatte,3/4/5\n');
+    expect(variantsOf(document)).toEqual([
+      [
+        'Latte',
+        [
+          ['S', 300],
+          ['M', 400],
+          ['L', 500],
+        ],
+      ],
+    ]);
+    expect(results.warning_count).toBe(0);
+  });
+});

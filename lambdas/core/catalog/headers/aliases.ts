@@ -72,7 +72,7 @@ const ALIASES: Readonly<Record<Field, readonly string[]>> = {
     'sku', 'variant sku', 'item number', 'item no', 'item code', 'product code', 'article number', 'plu',
     'plu code', 'product sku', 'code', 'reference', 'ref', 'artikelnummer', 'art nr', 'artikel nr',
     'référence', 'código', 'codigo', 'codice', 'artikelcode', '商品コード', '品番', 'custom sku',
-    'manufacturer sku', 'manufact sku', 'sku number', 'item sku',
+    'manufacturer sku', 'manufact sku', 'sku number', 'item sku', 'seller sku', 'merchant sku',
   ],
   gtin: [
     'gtin', 'barcode', 'upc', 'ean', 'variant barcode', 'gtin 13', 'gtin 14', 'gtin 12', 'gtin 8', 'ean 13',

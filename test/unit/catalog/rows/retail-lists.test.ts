@@ -62,6 +62,20 @@ describe('headers qualified in brackets', () => {
   });
 });
 
+describe('marketplace listings', () => {
+  test("Amazon's listings report: item-name, seller-sku, price, image-url", () => {
+    expect(
+      fieldsOf(['item-name', 'item-description', 'listing-id', 'seller-sku', 'price', 'image-url']),
+    ).toEqual({
+      name: ['item-name'],
+      description: ['item-description'],
+      sku: ['seller-sku'],
+      price: ['price'],
+      image_url: ['image-url'],
+    });
+  });
+});
+
 describe('category levels and POS SKU columns', () => {
   test('Subcategory columns continue the path, in header order', async () => {
     const { document, results } = await buildCsv(

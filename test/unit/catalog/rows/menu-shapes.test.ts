@@ -1,4 +1,5 @@
 import type { CatalogDocument } from '../../../../lambdas/core/catalog/document';
+import { subHeader } from '../../../../lambdas/core/catalog/headers/sub-header';
 import { carriedCategory } from '../../../../lambdas/core/catalog/rows/carried-category';
 import { buildCsv } from '../../../fixtures/catalog/build';
 import { aCatalogJob, RETAIL_JOB_ID } from '../../../fixtures/catalog/jobs';
@@ -162,5 +163,46 @@ describe('abbreviated sizes', () => {
       ],
     ]);
     expect(results.warning_count).toBe(0);
+  });
+});
+
+describe('a header on two rows (Price merged over the sizes)', () => {
+  test('subHeader takes the size labels of the row below', () => {
+    expect(subHeader(['Pizza', 'Price', '', ''], ['', 'Small', 'Medium', 'Large'])).toEqual([
+      'Pizza',
+      'Small',
+      'Medium',
+      'Large',
+    ]);
+    expect(subHeader(['Item', 'Price', ''], ['', 'S', 'L'])).toEqual(['Item', 'S', 'L']);
+    // A data row, a lone label, or labels that are not sizes: not a second header row.
+    expect(subHeader(['Item', 'Price', ''], ['Latte', '4', '5'])).toBeNull();
+    expect(subHeader(['Item', 'Price', ''], ['', 'Small', ''])).toBeNull();
+    expect(subHeader(['Item', 'Price', ''], ['', 'Hot', 'Iced drinks menu'])).toBeNull();
+  });
+
+  test('every size column is read, the label row is neither an item nor a warning', async () => {
+    const { document, results } = await buildCsv(
+      'Pizza,Price,,\n,Small,Medium,Large\nMargherita,10,12,14\nPepperoni,11,,15\n',
+    );
+    expect(variantsOf(document)).toEqual([
+      [
+        'Margherita',
+        [
+          ['Small', 1000],
+          ['Medium', 1200],
+          ['Large', 1400],
+        ],
+      ],
+      [
+        'Pepperoni',
+        [
+          ['Small', 1100],
+          ['Large', 1500],
+        ],
+      ],
+    ]);
+    expect(results.warning_count).toBe(0);
+    expect(results.sources?.[0]).toMatchObject({ header_row: 1, rows: 2, ignored_columns: [] });
   });
 });

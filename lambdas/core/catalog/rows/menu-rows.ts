@@ -5,7 +5,7 @@ import { cellSizeLabels } from '../headers/size-columns';
 import type { TableRow } from '../sources/types';
 import { carriedCategory } from './carried-category';
 import { withSubcategories } from './category-levels';
-import { rowCells, rowCurrency } from './row-cells';
+import { categoryPaths, rowCells, rowCurrency } from './row-cells';
 import { isSectionRow, isTotalName } from './row-kinds';
 import type { DraftSink, RowReader, TableContext } from './types';
 import { severalVariants, singleVariant, sizedVariant, type VariantBase } from './variant-prices';
@@ -25,6 +25,7 @@ import { severalVariants, singleVariant, sizedVariant, type VariantBase } from '
  */
 export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
   const cells = rowCells(plan.headers, ctx);
+  const categoryOf = categoryPaths(cells);
   const col = (field: Field): readonly number[] => plan.map.fields.get(field) ?? [];
   const NAME = col('name');
   const CATEGORY = col('category');
@@ -147,7 +148,7 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
       const draft: DraftItem = {
         kind: 'item',
         categoryPath:
-          withSubcategories(carried(cells.categoryPath(row, CATEGORY)), row, SUBCATEGORY, cells) ??
+          withSubcategories(carried(categoryOf(row, CATEGORY)), row, SUBCATEGORY, cells) ??
           section ??
           ctx.defaultCategory,
         name,

@@ -3,7 +3,7 @@ import type { Field } from '../headers/aliases';
 import type { GenericPlan } from '../headers/generic-plan';
 import type { TableRow } from '../sources/types';
 import { withSubcategories } from './category-levels';
-import { rowCells, rowCurrency } from './row-cells';
+import { categoryPaths, rowCells, rowCurrency } from './row-cells';
 import { isSectionRow, isTotalName } from './row-kinds';
 import type { DraftSink, RowReader, TableContext } from './types';
 import { singleVariant } from './variant-prices';
@@ -17,6 +17,7 @@ import { singleVariant } from './variant-prices';
  */
 export const retailRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
   const cells = rowCells(plan.headers, ctx);
+  const categoryOf = categoryPaths(cells);
   const col = (field: Field): readonly number[] => plan.map.fields.get(field) ?? [];
   const NAME = col('name');
   const PRICE = col('price');
@@ -85,7 +86,7 @@ export const retailRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
       const draft: DraftItem = {
         kind: 'item',
         categoryPath:
-          withSubcategories(cells.categoryPath(row, CATEGORY), row, SUBCATEGORY, cells) ??
+          withSubcategories(categoryOf(row, CATEGORY), row, SUBCATEGORY, cells) ??
           section ??
           ctx.defaultCategory,
         name,

@@ -88,6 +88,10 @@ export const flattenRows = (elements: readonly unknown[], path: readonly string[
       rows.push(...flattenRows(element[children] as unknown[], name === null ? path : [...path, name]));
       continue;
     }
+    if (variants === null && path.length === 0) {
+      rows.push(element);
+      continue;
+    }
     const { [variants ?? '']: sizes, ...item } = element;
     const row: JsonRecord =
       path.length > 0 &&

@@ -224,3 +224,62 @@ describe('path parameters and ids', () => {
     expect(created.json.job_data.catalog_sources).toEqual([file.json.id]);
   });
 });
+
+describe('Content-Type and encoding of request bodies', () => {
+  const withType = (deps: FakeDeps, contentType: string, rawBody = jobText('')) =>
+    call(makeCreateJobHandler(deps), apiEvent({ rawBody, headers: { 'Content-Type': contentType } }));
+
+  it.each([
+    'application/json',
+    'APPLICATION/JSON',
+    'Application/Json; Charset=UTF-8',
+    'application/json ; charset=utf-8',
+    'application/json;charset="utf-8"',
+    'application/json;',
+    'application/merge-patch+json',
+  ])('reads JSON sent as %j', async (contentType) => {
+    const deps = fakeDeps();
+    const res = await withType(deps, contentType);
+    expect(res.statusCode).toBe(201);
+    expect(deps.jobs.items.size).toBe(1);
+  });
+
+  it.each([
+    'text/plain',
+    'application/json, text/plain',
+    'application/jsonx',
+    'multipart/form-data; boundary=x',
+    '',
+  ])('answers 415 to %j and stores nothing', async (contentType) => {
+    const deps = fakeDeps();
+    const res = await withType(deps, contentType);
+    expectProblem(res, 415);
+    expect(res.json.code).toBe('unsupported_media_type');
+    expect(deps.jobs.items.size).toBe(0);
+  });
+
+  it('answers 415 to JSON declared in a charset other than UTF-8, saying why', async () => {
+    const deps = fakeDeps();
+    const res = await withType(deps, 'application/json; charset=ISO-8859-1');
+    expectProblem(res, 415);
+    expect(res.json.detail).toContain('UTF-8');
+    expect(res.json.detail).toContain('iso-8859-1');
+    expect(deps.jobs.items.size).toBe(0);
+  });
+
+  it('ignores a UTF-8 byte order mark before the JSON', async () => {
+    const deps = fakeDeps();
+    const res = await withType(deps, 'application/json', `\uFEFF${jobText('')}`);
+    expect(res.statusCode).toBe(201);
+  });
+
+  it('refuses a base64-encoded body that is not UTF-8 instead of replacing its bytes', async () => {
+    const deps = fakeDeps();
+    const latin1 = Buffer.from(jobText('').replace('"Joe"', '"Caf\u00e9"'), 'latin1');
+    const event = { ...apiEvent({ rawBody: latin1.toString('base64') }), isBase64Encoded: true };
+    const res = await call(makeCreateJobHandler(deps), event);
+    expectProblem(res, 400);
+    expect(res.json.errors).toEqual([expect.objectContaining({ pointer: '', code: 'malformed_json' })]);
+    expect(deps.jobs.items.size).toBe(0);
+  });
+});

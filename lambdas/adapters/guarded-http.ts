@@ -10,6 +10,7 @@ import {
   OutboundTooLargeError,
 } from '../core/outbound';
 import type { OutboundHttp, OutboundRequest, OutboundResponse } from '../core/ports';
+import { ACCEPT_ENCODING, contentCodings, decodeContent } from './content-coding';
 
 /** One address a host name resolves to. */
 export interface ResolvedAddress {
@@ -157,15 +158,19 @@ export class GuardedHttp implements OutboundHttp {
             `${url}: ${declared} bytes, more than the limit of ${request.maxBytes}`,
           );
         }
+        // The body is handed over decoded, so the headers that describe its encoded form go.
+        const codings = contentCodings(response.headers['content-encoding']);
+        const encodedOnly = codings.length > 0 ? ['content-encoding', 'content-length'] : [];
         return {
           status: response.statusCode ?? 0,
           headers: Object.fromEntries(
             Object.entries(response.headers)
               .filter((entry): entry is [string, string | string[]] => entry[1] !== undefined)
+              .filter(([k]) => !encodedOnly.includes(k))
               .map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]),
           ),
           url,
-          body: this.bodyOf(response, url, request.maxBytes, signal, () => clearTimeout(timer)),
+          body: this.bodyOf(response, codings, url, request.maxBytes, signal, () => clearTimeout(timer)),
         };
       }
     } catch (error) {
@@ -253,6 +258,8 @@ export class GuardedHttp implements OutboundHttp {
           method,
           headers: {
             'user-agent': this.userAgent,
+            // Without it any coding is acceptable (RFC 9110 12.5.3): name the ones bodyOf decodes.
+            'accept-encoding': ACCEPT_ENCODING,
             ...headers,
             host: target.url.host,
             ...(payload === undefined ? {} : { 'content-length': String(payload.byteLength) }),
@@ -270,8 +277,13 @@ export class GuardedHttp implements OutboundHttp {
     });
   }
 
+  /**
+   * The body, decoded from its Content-Encoding (gzip, deflate, br): `maxBytes` bounds the decoded bytes,
+   * so a small body that inflates to gigabytes is cut off at the limit.
+   */
   private bodyOf(
     response: IncomingMessage,
+    codings: readonly string[],
     url: string,
     maxBytes: number,
     signal: AbortSignal,
@@ -279,11 +291,14 @@ export class GuardedHttp implements OutboundHttp {
   ): AsyncIterable<Uint8Array> {
     return {
       [Symbol.asyncIterator]: () => {
-        const chunks = response[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+        const chunks = (
+          codings.length > 0 ? decodeContent(response, codings) : response[Symbol.asyncIterator]()
+        ) as AsyncIterator<Buffer>;
         let received = 0;
         const finish = () => {
           done();
           response.destroy();
+          chunks.return?.().catch(() => undefined);
         };
         return {
           next: async (): Promise<IteratorResult<Uint8Array>> => {

@@ -13,7 +13,7 @@ import { LIMITS, normaliseId } from '../core/schemas/job';
 import { checkIdempotencyKey, claimIdempotencyKey, requestFingerprint } from '../core/use-cases/idempotency';
 import { toPointer } from '../core/validation';
 import type { AppDeps } from './deps';
-import { header } from './headers';
+import { header, headerValues } from './headers';
 import { publishMetrics } from './metrics';
 import { toProblem } from './problem';
 
@@ -215,6 +215,12 @@ const idempotency = (deps: Pick<AppDeps, 'idempotency' | 'clock'>): MiddlewareOb
     before: async (request) => {
       const raw = header(request.event, 'idempotency-key');
       if (raw === undefined) return undefined;
+      // Two different keys on one request: which one the client meant is anyone's guess.
+      if (new Set(headerValues(request.event, 'idempotency-key')).size > 1) {
+        throw new ValidationError('The request carries more than one Idempotency-Key header.', [
+          { pointer: '/headers/idempotency-key', code: 'repeated', message: 'send one Idempotency-Key' },
+        ]);
+      }
       const key = checkIdempotencyKey(raw);
       const { clientId } = principalOf(request.event);
       const route = `${request.event.httpMethod} ${request.event.resource}`;
@@ -285,10 +291,27 @@ export const httpRoute = (
   return chain.handler(async (event) => route(event, principalOf(event))) as unknown as ApiHandler;
 };
 
-/** Query string parameters as a plain object (API Gateway gives null when there are none). */
+/**
+ * Query string parameters as a plain object (API Gateway gives null when there are none). A parameter
+ * repeated with different values (`state=completed&state=failed`) is a 400: API Gateway keeps the last one
+ * only, which would silently drop a filter the client asked for.
+ */
 export const queryOf = (
-  event: Pick<APIGatewayProxyEvent, 'queryStringParameters'>,
+  event: Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>,
 ): Record<string, string> => {
+  const repeated = Object.entries(event.multiValueQueryStringParameters ?? {}).filter(
+    ([, values]) => new Set(values ?? []).size > 1,
+  );
+  if (repeated.length > 0) {
+    throw new ValidationError(
+      'A query parameter is repeated.',
+      repeated.map(([name]) => ({
+        pointer: toPointer(['query', name]),
+        code: 'repeated',
+        message: 'give this parameter once',
+      })),
+    );
+  }
   // From entries: a parameter named `__proto__` stays a key (and is refused as unknown by the schema).
   return Object.fromEntries(
     Object.entries(event.queryStringParameters ?? {}).filter(

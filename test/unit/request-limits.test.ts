@@ -9,6 +9,7 @@ import { makeCreateJobHandler } from '../../lambdas/handlers/http/create-job';
 import { makeGetExportHandler } from '../../lambdas/handlers/http/get-export';
 import { makeGetFileHandler } from '../../lambdas/handlers/http/get-file';
 import { makeGetJobHandler } from '../../lambdas/handlers/http/get-job';
+import { makeListJobsHandler } from '../../lambdas/handlers/http/list-jobs';
 import { makeOpsGetJobHandler } from '../../lambdas/handlers/http/ops-get-job';
 import type { ApiHandler } from '../../lambdas/shared/http';
 import { aJob, apiEvent, lambdaContext, withJobData } from '../helpers/factories';
@@ -280,6 +281,50 @@ describe('Content-Type and encoding of request bodies', () => {
     const res = await call(makeCreateJobHandler(deps), event);
     expectProblem(res, 400);
     expect(res.json.errors).toEqual([expect.objectContaining({ pointer: '', code: 'malformed_json' })]);
+    expect(deps.jobs.items.size).toBe(0);
+  });
+});
+
+describe('repeated query parameters and headers', () => {
+  const listWith = (deps: FakeDeps, multi: Record<string, string[]>) =>
+    call(makeListJobsHandler(deps), {
+      ...apiEvent({
+        method: 'GET',
+        query: Object.fromEntries(Object.entries(multi).map(([k, v]) => [k, v.at(-1)!])),
+      }),
+      multiValueQueryStringParameters: multi,
+    });
+
+  it('answers 400 to a filter given twice with different values, rather than keep only the last', async () => {
+    const deps = fakeDeps();
+    await deps.jobs.create(aJob({ clientId: 'client-a', state: 'failed' }));
+    const res = await listWith(deps, { state: ['completed', 'failed'], limit: ['1', '2'] });
+    expectProblem(res, 400);
+    expect(res.json.errors).toEqual([
+      { pointer: '/query/state', code: 'repeated', message: 'give this parameter once' },
+      { pointer: '/query/limit', code: 'repeated', message: 'give this parameter once' },
+    ]);
+  });
+
+  it('takes a parameter repeated with the same value', async () => {
+    const deps = fakeDeps();
+    await deps.jobs.create(aJob({ clientId: 'client-a', state: 'failed' }));
+    const res = await listWith(deps, { state: ['failed', 'failed'] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json.data).toHaveLength(1);
+  });
+
+  it('answers 400 to two different Idempotency-Key headers and creates nothing', async () => {
+    const deps = fakeDeps();
+    const event = apiEvent({ rawBody: jobText(''), headers: { 'Idempotency-Key': 'second' } });
+    const res = await call(makeCreateJobHandler(deps), {
+      ...event,
+      multiValueHeaders: { ...event.multiValueHeaders, 'Idempotency-Key': ['first', 'second'] },
+    });
+    expectProblem(res, 400);
+    expect(res.json.errors).toEqual([
+      expect.objectContaining({ pointer: '/headers/idempotency-key', code: 'repeated' }),
+    ]);
     expect(deps.jobs.items.size).toBe(0);
   });
 });

@@ -328,3 +328,44 @@ describe('repeated query parameters and headers', () => {
     expect(deps.jobs.items.size).toBe(0);
   });
 });
+
+describe('ambiguous and ill-formed text in request bodies', () => {
+  it('answers 400 to a key given twice, rather than let the last one silently win', async () => {
+    const deps = fakeDeps();
+    const res = await postJob(
+      deps,
+      jobText('').replace('"job_type":"new_menu"', '"job_type":"new_menu","job_type":"new_retail_catalog"'),
+    );
+    expectProblem(res, 400);
+    expect(res.json.errors).toEqual([
+      expect.objectContaining({ pointer: '/job/job_type', code: 'duplicate_key' }),
+    ]);
+    expect(deps.jobs.items.size).toBe(0);
+  });
+
+  it.each([
+    [
+      'merchant_name',
+      ',"merchant_address":"1 Main St"',
+      '"Joe"',
+      '"Jo\\ud800e"',
+      '/job/job_data/merchant_name',
+    ],
+    ['instructions', ',"instructions":"\\udfff"', '', '', '/job/job_data/instructions'],
+    ['a metadata key', '', '', '', '/job/metadata/\udbff'],
+  ])('answers 400 to an unpaired surrogate in %s, naming it', async (_field, extra, from, to, pointer) => {
+    const deps = fakeDeps();
+    const metadata = pointer.startsWith('/job/metadata') ? ',"metadata":{"\\udbff":"x"}' : '';
+    const res = await postJob(deps, jobText(extra, metadata).replace(from, to));
+    expectProblem(res, 400);
+    expect(res.json.errors).toEqual([expect.objectContaining({ pointer, code: 'invalid_unicode' })]);
+    expect(deps.jobs.items.size).toBe(0);
+  });
+
+  it('keeps NUL, right-to-left marks and astral characters as sent', async () => {
+    const deps = fakeDeps();
+    const res = await postJob(deps, jobText('').replace('"Joe"', '"Jo\\u0000e \\u202e \\ud83c\\udf55"'));
+    expect(res.statusCode).toBe(201);
+    expect(res.json.job_data.merchant_name).toBe('Jo\u0000e \u202e 🍕');
+  });
+});

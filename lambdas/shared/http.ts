@@ -161,6 +161,14 @@ const jsonRequestBody = (): MiddlewareObj<ApiEvent, ApiResult> => ({
         `JSON is read as UTF-8; the body declares charset=${media.charset.slice(0, 40)}. Send it as UTF-8 (charset=utf-8, or no charset).`,
       );
     }
+    // The API does not decompress request bodies (no compression is configured on the API): a gzipped body
+    // would otherwise be judged "not valid JSON", and a plain one labelled gzip read as if the label lied.
+    const encoding = (header(request.event, 'content-encoding') ?? '').trim().toLowerCase();
+    if (encoding !== '' && encoding !== 'identity') {
+      throw new UnsupportedMediaTypeError(
+        `The body is sent with Content-Encoding: ${encoding.slice(0, 40)}; send it uncompressed.`,
+      );
+    }
     if (raw === null || raw.trim() === '') {
       throw new ValidationError('The request body is empty; a JSON object is expected.', [
         { pointer: '', code: 'required', message: 'a JSON object is required' },

@@ -268,6 +268,17 @@ describe('Content-Type and encoding of request bodies', () => {
     expect(deps.jobs.items.size).toBe(0);
   });
 
+  it.each(['gzip', 'br, gzip'])('answers 415 to a body sent with Content-Encoding: %s', async (encoding) => {
+    const deps = fakeDeps();
+    const res = await call(
+      makeCreateJobHandler(deps),
+      apiEvent({ rawBody: jobText(''), headers: { 'Content-Encoding': encoding } }),
+    );
+    expectProblem(res, 415);
+    expect(res.json.detail).toContain('uncompressed');
+    expect(deps.jobs.items.size).toBe(0);
+  });
+
   it('ignores a UTF-8 byte order mark before the JSON', async () => {
     const deps = fakeDeps();
     const res = await withType(deps, 'application/json', `\uFEFF${jobText('')}`);

@@ -169,6 +169,24 @@ describe('job request schema (seed 2.1/2.2, SPEC 3.1)', () => {
       },
     );
 
+    it.each([
+      'https://user:secret@merchant.test/menu.csv',
+      'https://token@merchant.test/menu.csv',
+      'http://:pw@a.test/x',
+    ])('refuses %j: credentials in a URL are never sent, only kept', (source) => {
+      expect(errorsOf(withJobData('new_menu', { catalog_sources: [source] }))).toEqual([
+        expect.objectContaining({
+          pointer: '/job/job_data/catalog_sources/0',
+          message: expect.stringContaining('password'),
+        }),
+      ]);
+      expect(
+        pointers(
+          withJobData('retail_image_mapping', { image_sources: [source.replace('menu.csv', '1.png')] }),
+        ),
+      ).toEqual(['/job/job_data/image_sources/0']);
+    });
+
     it('needs 1 to 50 entries', () => {
       expect(pointers(withJobData('new_menu', { catalog_sources: [] }))).toEqual([
         '/job/job_data/catalog_sources',

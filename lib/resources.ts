@@ -65,6 +65,16 @@ export const TABLE = {
 
 export type ConsumerName = 'job-worker' | 'export-worker' | 'callback-worker';
 
+/**
+ * V8's semi-space, in MB, for consumers that hold large documents: the young generation is three of them.
+ * Node 24 sizes it from the machine's memory (64 MB semi-spaces, a 192 MB young generation, on a 24 GB
+ * machine or in a worker thread), and a catalog build fills it: a 100,000-row menu CSV peaks at ~290 MB RSS
+ * by default, ~220 MB with 16 (bench/parse-csv.ts), for no more CPU. Applied to the job worker's
+ * NODE_OPTIONS in AWS (lib/aws/functions.ts nodeOptions) and to its thread locally (resourceLimits,
+ * lib/local/consumer-thread.ts).
+ */
+export const CONSUMER_SEMI_SPACE_MB: Partial<Record<ConsumerName, number>> = { 'job-worker': 16 };
+
 export interface QueueDefinition {
   readonly id: string;
   readonly localName: string;

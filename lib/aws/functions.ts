@@ -5,6 +5,7 @@
  */
 import {
   type BucketKey,
+  CONSUMER_SEMI_SPACE_MB,
   type ConsumerName,
   QUEUES,
   type QueueKey,
@@ -259,6 +260,20 @@ export const FUNCTION_SETTINGS = {
   ephemeralStorageMb: 512,
   packaging: { 'job-worker': OCR_PACKAGING } as Partial<Record<string, Packaging>>,
 } as const;
+
+/**
+ * A function's NODE_OPTIONS: source maps (readable stack traces), and for a consumer with a semi-space in
+ * CONSUMER_SEMI_SPACE_MB (the job worker) that semi-space and the old generation's limit. Lambda's Node
+ * runtime sizes both from the function's memory unless NODE_OPTIONS names either, in which case it sets
+ * neither; so the old generation keeps what the runtime would give it, 90% of the function's memory (the
+ * rest is the young generation, code and the Buffers outside the heap).
+ */
+export const nodeOptions = (definition: Pick<FunctionDefinition, 'name' | 'memoryMb'>): string => {
+  const semiSpace = CONSUMER_SEMI_SPACE_MB[definition.name as ConsumerName];
+  if (semiSpace === undefined) return '--enable-source-maps';
+  const oldSpace = Math.floor(definition.memoryMb * 0.9);
+  return `--enable-source-maps --max-semi-space-size=${semiSpace} --max-old-space-size=${oldSpace}`;
+};
 
 const httpFunctions = (): FunctionDefinition[] => {
   const byHandler = new Map<string, RouteDefinition[]>();

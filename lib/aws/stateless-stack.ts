@@ -8,7 +8,13 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { BUCKETS, type BucketKey, ENV, QUEUES, type QueueKey, RECONCILER } from '../resources';
 import { ConsoleSite } from './console-site';
-import { type Access, type FunctionDefinition, type ObjectAccess, serviceFunctions } from './functions';
+import {
+  type Access,
+  type FunctionDefinition,
+  nodeOptions,
+  type ObjectAccess,
+  serviceFunctions,
+} from './functions';
 import { Monitoring } from './monitoring';
 import { METRICS, OUTPUTS, SERVICE_NAME } from './names';
 import { ServiceApi } from './service-api';
@@ -108,7 +114,7 @@ export class StatelessStack extends Stack {
       POWERTOOLS_LOG_LEVEL: 'INFO',
       // Responses carry presigned URLs and the authorizer's usage key: keep them out of traces.
       POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
-      NODE_OPTIONS: '--enable-source-maps',
+      // NODE_OPTIONS per function below (functions.ts nodeOptions): the job worker's also sizes V8's heap.
       ALLOW_LOOPBACK_URLS: 'false',
       ALLOW_HTTP_CALLBACKS: 'false',
       ...(props.rushSlaHours === undefined ? {} : { RUSH_SLA_HOURS: String(props.rushSlaHours) }),
@@ -124,7 +130,7 @@ export class StatelessStack extends Stack {
       const fn = new ServiceFunction(this, definition.id, {
         definition,
         projectRoot: props.projectRoot,
-        environment,
+        environment: { ...environment, NODE_OPTIONS: nodeOptions(definition) },
         logRetention,
         tracingPolicy,
       });

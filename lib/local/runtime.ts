@@ -6,7 +6,14 @@ import path from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { type ConsumerName, QUEUES, type QueueKey, RECONCILER, ROUTES } from '../resources';
+import {
+  CONSUMER_SEMI_SPACE_MB,
+  type ConsumerName,
+  QUEUES,
+  type QueueKey,
+  RECONCILER,
+  ROUTES,
+} from '../resources';
 import { type AuthorizerHandler, createApiGateway, type ProxyHandler, type StaticRoute } from './api-gateway';
 import { type ConsumerThread, startConsumerThread } from './consumer-thread';
 import { readMeta, writeMeta } from './data-dir';
@@ -189,6 +196,7 @@ const serve = async (
         queues: [...queues].sort((a, b) => a.priority - b.priority),
         // At least 1: fauxqs 2.4 loses a message whose visibility is changed to 0 with a data directory.
         retryVisibilitySeconds: Math.max(1, options.retryVisibilitySeconds ?? 2),
+        semiSpaceMb: CONSUMER_SEMI_SPACE_MB[consumer],
         log,
       }),
     );

@@ -412,6 +412,7 @@ describe('the operations console at /ops', () => {
     });
     expect(inked).toBeGreaterThan(200);
     expectRealSourceRoute(watch, jobId);
+    await page.screenshot({ path: path.join(IMAGES, 'console-pdf-job.png') });
 
     await page.getByRole('button', { name: 'Add category' }).click();
     await focusedEmpty(page, 'Category name');

@@ -204,7 +204,10 @@ describe('buckets', () => {
     expect(buckets[logicalId(stateful.buckets.uploads)]?.Properties.CorsConfiguration).toEqual({
       CorsRules: [
         consoleReads,
-        expect.objectContaining({ AllowedMethods: ['POST', 'PUT'], AllowedOrigins: ['https://app.example.com'] }),
+        expect.objectContaining({
+          AllowedMethods: ['POST', 'PUT'],
+          AllowedOrigins: ['https://app.example.com'],
+        }),
       ],
     });
     expect(buckets[logicalId(stateful.buckets.catalogs)]?.Properties.CorsConfiguration).toEqual({

@@ -91,6 +91,21 @@ describe('functions', () => {
     },
   );
 
+  it.each(definitions.map((d) => d.name))(
+    '%s keeps source maps in NODE_OPTIONS; only the job worker sizes V8 there (young and old generation)',
+    (name) => {
+      const variables = (functionProps(name).Environment as { Variables: Record<string, unknown> }).Variables;
+      const options = String(variables.NODE_OPTIONS).split(' ');
+      expect(options).toContain('--enable-source-maps');
+      const heap = options.filter((o) => /^--max-(semi|old)-space-size/.test(o));
+      // Lambda's runtime sets neither size when NODE_OPTIONS names one: the job worker names both, the old
+      // generation at 90% of its 3008 MB, as the runtime would.
+      expect(heap).toEqual(
+        name === 'job-worker' ? ['--max-semi-space-size=16', '--max-old-space-size=2707'] : [],
+      );
+    },
+  );
+
   it('points CALLBACKS_DLQ_URL at the callbacks dead-letter queue', () => {
     const { stateful } = synthesized();
     const variables = (functionProps('callback-worker').Environment as { Variables: Record<string, unknown> })

@@ -10,47 +10,73 @@ const uuidBytes = (uuid: string): Buffer => {
   return Buffer.from(uuid.replaceAll('-', ''), 'hex');
 };
 
-const HEX = '0123456789abcdef';
+/** `8`, `9`, `a`, `b`: the variant nibble (10xx) for each value of a digest nibble's low two bits. */
+const VARIANT = [56, 57, 97, 98] as const;
+const DASH = 45;
+const FIVE = 53;
 
-/** The 36-character form, built in one buffer so that the string is flat (ids are kept for every entity). */
-const formatUuid = (bytes: Uint8Array): string => {
-  const out = Buffer.allocUnsafe(36);
-  let o = 0;
-  for (let i = 0; i < 16; i += 1) {
-    if (i === 4 || i === 6 || i === 8 || i === 10) out[o++] = 45;
-    const b = bytes[i] as number;
-    out[o++] = HEX.charCodeAt(b >> 4);
-    out[o++] = HEX.charCodeAt(b & 15);
+/**
+ * Hashes names in one namespace: SHA-1 of the namespace's 16 bytes and the UTF-8 name, written into one
+ * reused buffer (no allocation per name), digested by Node's one-shot `crypto.hash` as hex text, and
+ * formatted with a single `String.fromCharCode` so that the id is one flat string (ids are kept for every
+ * entity; a string built by concatenation would keep its pieces).
+ */
+class UuidV5Hasher {
+  private scratch: Buffer;
+  private readonly codes: number[] = new Array<number>(36).fill(0);
+
+  constructor(namespace: Buffer) {
+    this.scratch = Buffer.allocUnsafe(256);
+    namespace.copy(this.scratch, 0);
   }
-  return out.toString('latin1');
-};
+
+  /** The id of `prefix + name` (the prefix is ASCII), without building that string. */
+  id(prefix: string, name: string): string {
+    const needed = 16 + prefix.length + name.length * 3;
+    if (needed > this.scratch.length) {
+      const grown = Buffer.allocUnsafe(Math.max(needed, this.scratch.length * 2));
+      this.scratch.copy(grown, 0, 0, 16);
+      this.scratch = grown;
+    }
+    let end = 16 + this.scratch.write(prefix, 16, 'latin1');
+    end += this.scratch.write(name, end, 'utf8');
+    const hex = hash('sha1', this.scratch.subarray(0, end), 'hex');
+    const codes = this.codes;
+    let o = 0;
+    for (let i = 0; i < 32; i += 1) {
+      if (i === 8 || i === 12 || i === 16 || i === 20) codes[o++] = DASH;
+      let c = hex.charCodeAt(i);
+      if (i === 12) c = FIVE;
+      else if (i === 16) c = VARIANT[(c <= 57 ? c - 48 : c - 87) & 3] as number;
+      codes[o++] = c;
+    }
+    return String.fromCharCode.apply(null, codes);
+  }
+}
 
 /**
  * UUID version 5 (RFC 9562 section 5.5): SHA-1 of the namespace's bytes and the UTF-8 name.
  *
  * @example uuidV5('www.example.com', '6ba7b810-9dad-11d1-80b4-00c04fd430c8') // '2ed6657d-e927-568b-95e1-2665a8aea6a2'
  */
-export const uuidV5 = (name: string, namespace: string): string => {
-  return uuidV5FromBytes(name, uuidBytes(namespace));
-};
-
-const uuidV5FromBytes = (name: string, namespace: Buffer): string => {
-  const input = Buffer.allocUnsafe(16 + Buffer.byteLength(name, 'utf8'));
-  namespace.copy(input, 0);
-  input.write(name, 16, 'utf8');
-  const bytes = hash('sha1', input, 'buffer').subarray(0, 16);
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x50;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  return formatUuid(bytes);
-};
+export const uuidV5 = (name: string, namespace: string): string =>
+  new UuidV5Hasher(uuidBytes(namespace)).id('', name);
 
 export type EntityKind = 'category' | 'item' | 'variant' | 'modifier_group' | 'modifier';
+
+const PREFIX: Readonly<Record<EntityKind, string>> = {
+  category: 'category:',
+  item: 'item:',
+  variant: 'variant:',
+  modifier_group: 'modifier_group:',
+  modifier: 'modifier:',
+};
 
 /**
  * Deterministic entity ids (SPEC 5.5): UUIDv5 in the job's namespace of `kind:naturalKey`, so the same
  * input always yields the same ids and two jobs never share one.
  */
 export const makeEntityIds = (jobId: string): ((kind: EntityKind, naturalKey: string) => string) => {
-  const namespace = uuidBytes(UUID.test(jobId) ? jobId : uuidV5(jobId, URL_NAMESPACE));
-  return (kind, naturalKey) => uuidV5FromBytes(`${kind}:${naturalKey}`, namespace);
+  const hasher = new UuidV5Hasher(uuidBytes(UUID.test(jobId) ? jobId : uuidV5(jobId, URL_NAMESPACE)));
+  return (kind, naturalKey) => hasher.id(PREFIX[kind], naturalKey);
 };

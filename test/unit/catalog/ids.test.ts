@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { makeEntityIds, uuidV5 } from '../../../lambdas/core/catalog/ids';
 
@@ -19,6 +20,35 @@ describe('uuidV5', () => {
     );
   });
 
+  test('property: equals SHA-1 of the namespace bytes and the UTF-8 name, however long or unusual the name', () => {
+    const reference = (name: string, namespace: string): string => {
+      const bytes = createHash('sha1')
+        .update(Buffer.from(namespace.replaceAll('-', ''), 'hex'))
+        .update(Buffer.from(name, 'utf8'))
+        .digest();
+      bytes[6] = ((bytes[6] as number) & 0x0f) | 0x50;
+      bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
+      const hex = bytes.toString('hex', 0, 16);
+      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    };
+    const names = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 400 }),
+      fc.string({ unit: 'grapheme', maxLength: 200 }),
+      fc.string({ maxLength: 2000 }),
+      // Any UTF-16 code unit, lone surrogates included (written as U+FFFD, as Buffer.from does).
+      fc.string({
+        unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+        maxLength: 100,
+      }),
+    );
+    fc.assert(
+      fc.property(names, fc.uuid(), (name, namespace) => {
+        expect(uuidV5(name, namespace)).toBe(reference(name, namespace));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   test('refuses a namespace that is not a UUID', () => {
     expect(() => uuidV5('x', 'not-a-uuid')).toThrow(TypeError);
   });
@@ -34,6 +64,14 @@ describe('makeEntityIds', () => {
     expect(a('item', 'pizza/margherita')).not.toBe(makeEntityIds(jobB)('item', 'pizza/margherita'));
     expect(a('item', 'pizza')).not.toBe(a('category', 'pizza'));
     expect(a('item', 'pizza/margherita')).not.toBe(a('item', 'pizza/marinara'));
+  });
+
+  test('an id is UUIDv5 of `kind:key` in the job id as namespace, for keys of any length', () => {
+    const ids = makeEntityIds(jobA);
+    for (const key of ['pizza/margherita', '', 'é'.repeat(300), 'x'.repeat(5000), 'pizza/margherita']) {
+      expect(ids('variant', key)).toBe(uuidV5(`variant:${key}`, jobA));
+      expect(ids('modifier_group', key)).toBe(uuidV5(`modifier_group:${key}`, jobA));
+    }
   });
 
   test('upper-case job ids give the same namespace', () => {

@@ -16,34 +16,50 @@ import { fold, type IdentityRule, pathKey, variantLabel } from './identity';
  */
 
 interface GroupState {
-  readonly key: string;
+  /** The group's name, folded: its key within the item. */
+  readonly name: string;
   readonly group: ModifierGroup;
-  readonly modifierKeys: Set<string>;
+  /** Folded names of its modifiers. */
+  modifierKeys: KeySet;
   fixedMax: boolean;
 }
 
 interface ItemState {
-  readonly key: string;
   readonly item: Item;
-  variantKeys: string[];
-  groups: GroupState[] | null;
-  /** Kept only for an item created without a variant (its warning, if no draft gives it one). */
-  readonly provenance: Provenance | undefined;
+  /** Natural keys of its variants. */
+  variantKeys: readonly string[];
+  groups: readonly GroupState[];
+  /**
+   * Only for an item created without a variant: its natural key and where it came from (if no draft gives
+   * it a variant, finish() adds one and warns). Other items keep no key: the map is keyed by their id.
+   */
+  readonly orphan: { readonly key: string; readonly provenance: Provenance | undefined } | undefined;
 }
 
 /**
  * One shared, frozen empty list (or options object) for every entity that has none: a catalog of 200,000
- * items would otherwise hold a million empty arrays. Whoever adds to a list replaces a shared empty one
- * with its own (`append`).
+ * items would otherwise hold a million empty arrays. Lists are never changed in place: `append` returns a
+ * new list of exactly the right length, so shared and exact-size lists stay safe to share and an item
+ * holds no spare capacity (an array grown by `push` keeps room for 16 more).
  */
 const NONE: never[] = Object.freeze([]) as unknown as never[];
 const NO_OPTIONS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const shared = <T>(list: T[]): T[] => (list.length === 0 ? NONE : list);
-/** Appends to a list that may be a shared empty one; a first element gets an array of exactly one. */
-const append = <T>(list: T[], value: T): T[] => {
-  if (list.length === 0) return [value];
-  list.push(value);
-  return list;
+/** A new list: `list` and `value`. */
+const append = <T>(list: readonly T[], value: T): T[] => {
+  const out = new Array<T>(list.length + 1);
+  for (let i = 0; i < list.length; i += 1) out[i] = list[i] as T;
+  out[list.length] = value;
+  return out;
+};
+
+/** Keys of a few values in a list, of many in a Set (a group of 1,000 modifiers). */
+type KeySet = readonly string[] | Set<string>;
+const hasKey = (keys: KeySet, key: string): boolean =>
+  Array.isArray(keys) ? keys.includes(key) : (keys as Set<string>).has(key);
+const addKey = (keys: KeySet, key: string): KeySet => {
+  if (!Array.isArray(keys)) return (keys as Set<string>).add(key);
+  return keys.length < 16 ? append(keys, key) : new Set([...keys, key]);
 };
 
 export interface AssemblyOptions {
@@ -69,11 +85,13 @@ export class CatalogAssembler {
   private readonly categoryById = new Map<string, Category>();
   private readonly siblings = new Map<string | null, number>();
   private readonly items: ItemState[] = [];
-  private readonly byKey = new Map<string, ItemState>();
+  /** Items by id: the id is the UUIDv5 of the natural key, so the key itself need not be kept. */
+  private readonly byId = new Map<string, ItemState>();
   private readonly unique = new Map<string, { state: ItemState; variantKey: string }>();
   private readonly groups: GroupState[] = [];
   /** Short values many entities repeat (tags, sizes, units) are kept once. */
   private readonly interned = new Map<string, string>();
+  private readonly singleKeys = new Map<string, readonly string[]>();
 
   constructor(private readonly options: AssemblyOptions) {
     this.idOf = makeEntityIds(options.jobId);
@@ -85,11 +103,14 @@ export class CatalogAssembler {
     return this.items.length;
   }
 
+  /** Warnings about one draft, naming its source and row. */
+  private warnFor(source: string, row: number | null): DraftWarn {
+    // Returned, not bound to a name: a bundle built with --keep-names would name every such function
+    // (Object.defineProperty), once per draft.
+    return (column, code, message) => this.options.warn({ source, row, column, code, message });
+  }
+
   add(draft: Draft, fallbackSource: string): void {
-    const source = draft.provenance?.source ?? fallbackSource;
-    const row = draft.provenance?.row ?? null;
-    const warn: DraftWarn = (column, code, message) =>
-      this.options.warn({ source, row, column, code, message });
     if (draft.kind === 'category') {
       const path = draft.path.map((s) => s.trim()).filter(Boolean);
       if (path.length === 0) return;
@@ -97,8 +118,23 @@ export class CatalogAssembler {
       if (draft.externalId) category.external_id = draft.externalId;
       return;
     }
+    const warn = this.warnFor(draft.provenance?.source ?? fallbackSource, draft.provenance?.row ?? null);
     const checked = checkDraft(draft, warn);
     if (checked !== null) this.addItem(draft, checked, warn);
+  }
+
+  /**
+   * The variant keys of an item with one variant: most items have one, and their keys repeat (`''`, a
+   * size), so short ones are one shared frozen list. Keys that do not repeat (a retail variant's GTIN or
+   * SKU) would only fill the table: it stops growing at a thousand.
+   */
+  private onlyKey(key: string): readonly string[] {
+    const known = this.singleKeys.get(key);
+    if (known !== undefined) return known;
+    if (key.length > 40 || this.singleKeys.size >= 1000) return [key];
+    const list = Object.freeze([key]);
+    this.singleKeys.set(key, list);
+    return list;
   }
 
   private intern(value: string): string {
@@ -110,6 +146,8 @@ export class CatalogAssembler {
   }
 
   private categoryOf(path: readonly string[]): Category {
+    const known = this.categories.get(pathKey(path));
+    if (known !== undefined) return known.category;
     let parent: Category | null = null;
     for (let depth = 1; depth <= path.length; depth += 1) {
       const key = pathKey(path.slice(0, depth));
@@ -137,7 +175,8 @@ export class CatalogAssembler {
   private addItem(draft: DraftItem, checked: CheckedItem, warn: DraftWarn): void {
     const identity = this.options.identity;
     const key = identity.itemKey(checked);
-    let state = this.byKey.get(key);
+    const id = this.idOf('item', key);
+    let state = this.byId.get(id);
     const addsModifiers = checked.modifierGroups.length > 0;
     const accepted: { variant: CheckedVariant; variantKey: string }[] = [];
     for (const variant of checked.variants) {
@@ -170,12 +209,12 @@ export class CatalogAssembler {
     }
     if (state === undefined) {
       if (accepted.length === 0 && checked.variants.length > 0 && !addsModifiers) return;
-      state = this.createItem(key, checked, draft.provenance);
+      state = this.createItem(id, key, checked, accepted.length === 0 ? draft.provenance : null);
     } else {
       this.mergeFields(state.item, checked);
     }
-    for (const { variant, variantKey } of accepted) this.addVariant(state, variant, variantKey, warn);
-    for (const group of checked.modifierGroups) this.addGroup(state, group, warn);
+    for (const { variant, variantKey } of accepted) this.addVariant(state, key, variant, variantKey, warn);
+    for (const group of checked.modifierGroups) this.addGroup(state, key, group, warn);
   }
 
   private duplicate(state: ItemState, variant: CheckedVariant, warn: DraftWarn): void {
@@ -192,12 +231,18 @@ export class CatalogAssembler {
     );
   }
 
-  private createItem(key: string, checked: CheckedItem, provenance: Provenance | undefined): ItemState {
+  private createItem(
+    id: string,
+    key: string,
+    checked: CheckedItem,
+    /** Where an item created without a variant comes from (null: it has one). */
+    provenance: Provenance | undefined | null,
+  ): ItemState {
     if (this.items.length >= this.maxItems) {
       throw new CatalogLimitError(`the catalog has more than ${this.maxItems} items, the limit per catalog`);
     }
     const item: Item = {
-      id: this.idOf('item', key),
+      id,
       name: checked.name,
       description: checked.description,
       category_id: checked.categoryPath.length === 0 ? null : this.categoryOf(checked.categoryPath).id,
@@ -212,14 +257,16 @@ export class CatalogAssembler {
       variants: NONE,
     };
     const state: ItemState = {
-      key,
       item,
       variantKeys: NONE,
-      groups: null,
-      provenance: checked.variants.length === 0 ? provenance : undefined,
+      groups: NONE,
+      orphan:
+        provenance === null
+          ? undefined
+          : { key, provenance: checked.variants.length === 0 ? provenance : undefined },
     };
     this.items.push(state);
-    this.byKey.set(key, state);
+    this.byId.set(id, state);
     return state;
   }
 
@@ -244,7 +291,13 @@ export class CatalogAssembler {
     }
   }
 
-  private addVariant(state: ItemState, variant: CheckedVariant, variantKey: string, warn: DraftWarn): void {
+  private addVariant(
+    state: ItemState,
+    itemKey: string,
+    variant: CheckedVariant,
+    variantKey: string,
+    warn: DraftWarn,
+  ): void {
     if (state.item.variants.length >= FIELD_LIMITS.variants) {
       warn(
         'variant',
@@ -263,7 +316,7 @@ export class CatalogAssembler {
       options[name] = variant.options[name] as string;
     }
     const created: Variant = {
-      id: this.idOf('variant', `${state.key}#${variantKey}`),
+      id: this.idOf('variant', `${itemKey}#${variantKey}`),
       name: variant.name,
       options,
       sku: variant.sku,
@@ -276,13 +329,14 @@ export class CatalogAssembler {
       external_id: variant.externalId,
     };
     state.item.variants = append(state.item.variants, created);
-    state.variantKeys = append(state.variantKeys, variantKey);
+    state.variantKeys =
+      state.variantKeys.length === 0 ? this.onlyKey(variantKey) : append(state.variantKeys, variantKey);
     for (const unique of this.options.identity.uniqueKeys(variant)) {
       if (!this.unique.has(unique.key)) this.unique.set(unique.key, { state, variantKey });
     }
   }
 
-  private addGroup(state: ItemState, draft: DraftModifierGroup, warn: DraftWarn): void {
+  private addGroup(state: ItemState, itemKey: string, draft: DraftModifierGroup, warn: DraftWarn): void {
     const name = draft.name.trim();
     if (name === '' || name.length > FIELD_LIMITS.name) {
       warn(
@@ -292,19 +346,19 @@ export class CatalogAssembler {
       );
       return;
     }
-    const key = `${state.key}/${fold(name)}`;
-    let group = state.groups?.find((g) => g.key === key);
+    const folded = fold(name);
+    const key = `${itemKey}/${folded}`;
+    let group = state.groups.find((g) => g.name === folded);
     if (group === undefined) {
       const created: ModifierGroup = {
         id: this.idOf('modifier_group', key),
         name,
         min: 0,
         max: 0,
-        modifiers: [],
+        modifiers: NONE,
       };
-      group = { key, group: created, modifierKeys: new Set(), fixedMax: false };
-      state.groups ??= [];
-      state.groups.push(group);
+      group = { name: folded, group: created, modifierKeys: NONE, fixedMax: false };
+      state.groups = append(state.groups, group);
       state.item.modifier_group_ids = append(state.item.modifier_group_ids, created.id);
       this.groups.push(group);
     }
@@ -318,7 +372,7 @@ export class CatalogAssembler {
       const modifierName = modifier.name.trim();
       const modifierKey = fold(modifierName);
       if (modifierName === '' || modifierName.length > FIELD_LIMITS.name) continue;
-      if (group.modifierKeys.has(modifierKey)) {
+      if (hasKey(group.modifierKeys, modifierKey)) {
         warn(
           'modifier',
           'duplicate_modifier',
@@ -334,8 +388,8 @@ export class CatalogAssembler {
         );
         break;
       }
-      group.modifierKeys.add(modifierKey);
-      group.group.modifiers.push({
+      group.modifierKeys = addKey(group.modifierKeys, modifierKey);
+      group.group.modifiers = append(group.group.modifiers, {
         id: this.idOf('modifier', `${key}/${modifierKey}`),
         name: modifierName,
         price: modifier.price ?? null,
@@ -352,15 +406,16 @@ export class CatalogAssembler {
     for (const state of this.items) {
       const { item } = state;
       if (item.variants.length === 0) {
+        const provenance = state.orphan?.provenance;
         this.options.warn({
-          source: state.provenance?.source ?? '',
-          row: state.provenance?.row ?? null,
+          source: provenance?.source ?? '',
+          row: provenance?.row ?? null,
           column: 'price',
           code: 'no_price',
           message: `item ${JSON.stringify(item.name)} has modifiers but no row with its own price; kept without a price`,
         });
         item.variants = append(item.variants, {
-          id: this.idOf('variant', `${state.key}#`),
+          id: this.idOf('variant', `${state.orphan?.key ?? ''}#`),
           name: null,
           options: NO_OPTIONS,
           sku: null,
@@ -396,7 +451,7 @@ export class CatalogAssembler {
       categories: [...this.categories.values()].map((c) => c.category),
       items: this.items.map((s) => s.item),
       // In item order (then the item's own order): the same catalog, however its rows were ordered.
-      modifierGroups: this.items.flatMap((state) => (state.groups ?? []).map((g) => g.group)),
+      modifierGroups: this.items.flatMap((state) => state.groups.map((g) => g.group)),
       categoryPaths,
     };
   }

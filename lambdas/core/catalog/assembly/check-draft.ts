@@ -47,13 +47,17 @@ const text = (
 const dimension = (n: number | null | undefined): number | null =>
   n !== null && n !== undefined && Number.isInteger(n) && n > 0 ? n : null;
 
+const NO_IMAGES: ItemImage[] = Object.freeze([]) as unknown as ItemImage[];
+const NO_OPTIONS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+/** The draft's images that can be kept, in a list of exactly their number (the catalog keeps it). */
 const images = (list: readonly DraftImage[] | undefined, warn: DraftWarn): ItemImage[] => {
-  if (list === undefined || list.length === 0) return [];
-  const seen = new Set<string>();
+  if (list === undefined || list.length === 0) return NO_IMAGES;
+  const seen = list.length === 1 ? null : new Set<string>();
   const out: ItemImage[] = [];
   for (const image of list ?? []) {
     const url = image.url.trim();
-    if (seen.has(url)) continue;
+    if (seen?.has(url)) continue;
     if (url.length > FIELD_LIMITS.url || !/^https?:\/\//i.test(url) || !URL.canParse(url)) {
       warn(
         'image_url',
@@ -66,14 +70,15 @@ const images = (list: readonly DraftImage[] | undefined, warn: DraftWarn): ItemI
       warn('image_url', 'too_many_values', `only the first ${FIELD_LIMITS.images} images are kept`);
       break;
     }
-    seen.add(url);
+    seen?.add(url);
     const width = dimension(image.width);
     const height = dimension(image.height);
     // Reuse the draft's object when it already has the document's shape.
     const same = url === image.url && width === image.width && height === image.height;
     out.push(same ? (image as ItemImage) : { url, width, height });
   }
-  return out;
+  // A list grown by push keeps room for 16 more; the copy holds exactly its images.
+  return out.length === 0 ? NO_IMAGES : out.slice();
 };
 
 const price = (value: Price | null | undefined, warn: DraftWarn): Price | null => {
@@ -85,13 +90,20 @@ const price = (value: Price | null | undefined, warn: DraftWarn): Price | null =
   return value;
 };
 
-const checkVariant = (variant: DraftVariant, warn: DraftWarn): CheckedVariant => {
-  const options: Record<string, string> = {};
-  for (const [key, value] of variant.options === undefined ? [] : Object.entries(variant.options)) {
+const checkOptions = (given: Readonly<Record<string, string>>, warn: DraftWarn): Record<string, string> => {
+  let options = NO_OPTIONS;
+  for (const [key, value] of Object.entries(given)) {
     const k = text(key, FIELD_LIMITS.code, 'options', warn);
     const v = text(value, FIELD_LIMITS.name, 'options', warn);
-    if (k !== null && v !== null) options[k] = v;
+    if (k === null || v === null) continue;
+    if (options === NO_OPTIONS) options = {};
+    options[k] = v;
   }
+  return options;
+};
+
+const checkVariant = (variant: DraftVariant, warn: DraftWarn): CheckedVariant => {
+  const options = variant.options === undefined ? NO_OPTIONS : checkOptions(variant.options, warn);
   let gtin = variant.gtin?.trim() || null;
   if (gtin !== null && !/^(\d{8}|\d{12}|\d{13}|\d{14})$/.test(gtin)) {
     warn('gtin', 'invalid_gtin', `${JSON.stringify(gtin.slice(0, 40))} is not a GTIN; ignored`);
@@ -133,6 +145,34 @@ const tags = (list: readonly string[] | undefined, warn: DraftWarn): string[] =>
   return out;
 };
 
+/** True when a category path is already as checkPath would make it (its list can be used as it is). */
+const cleanPath = (path: readonly string[]): boolean => {
+  for (const segment of path) {
+    if (segment === '' || segment.length > FIELD_LIMITS.name || segment.trim() !== segment) return false;
+  }
+  return true;
+};
+
+/** The category path with blank segments dropped; none at all (with a warning) when a name is too long. */
+const checkPath = (path: readonly string[], warn: DraftWarn): readonly string[] => {
+  if (cleanPath(path)) return path;
+  const out: string[] = [];
+  for (const segment of path) {
+    const category = segment.trim();
+    if (category === '') continue;
+    if (category.length > FIELD_LIMITS.name) {
+      warn(
+        'category',
+        'too_long',
+        `a category name is longer than ${FIELD_LIMITS.name} characters; the item is kept uncategorised`,
+      );
+      return [];
+    }
+    out.push(category);
+  }
+  return out;
+};
+
 /** Checks a draft item; null when it cannot be an item at all (no name), after warning. */
 export const checkDraft = (draft: DraftItem, warn: DraftWarn): CheckedItem | null => {
   const name = draft.name.trim();
@@ -144,21 +184,7 @@ export const checkDraft = (draft: DraftItem, warn: DraftWarn): CheckedItem | nul
     warn('name', 'too_long', `the name is longer than ${FIELD_LIMITS.name} characters; skipped`);
     return null;
   }
-  const categoryPath: string[] = [];
-  for (const segment of draft.categoryPath) {
-    const category = segment.trim();
-    if (category === '') continue;
-    if (category.length > FIELD_LIMITS.name) {
-      warn(
-        'category',
-        'too_long',
-        `a category name is longer than ${FIELD_LIMITS.name} characters; the item is kept uncategorised`,
-      );
-      categoryPath.length = 0;
-      break;
-    }
-    categoryPath.push(category);
-  }
+  const categoryPath = checkPath(draft.categoryPath, warn);
   let calories: number | null = null;
   if (draft.calories !== null && draft.calories !== undefined) {
     if (Number.isInteger(draft.calories) && draft.calories >= 0) calories = draft.calories;

@@ -33,10 +33,15 @@ export interface IdentityRule {
   uniqueKeys(variant: VariantFacts): readonly { readonly key: string; readonly what: 'GTIN' | 'SKU' }[];
 }
 
-export const fold = (text: string): string => text.normalize('NFC').toLowerCase();
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/** Case-insensitive form of a name: NFC (ASCII text is its own NFC), lower case. */
+export const fold = (text: string): string =>
+  (NON_ASCII.test(text) ? text.normalize('NFC') : text).toLowerCase();
 
 /** `grocery>dairy`: the key of a category path (case-insensitive). */
-export const pathKey = (path: readonly string[]): string => path.map(fold).join('>');
+export const pathKey = (path: readonly string[]): string =>
+  path.length === 1 ? fold(path[0] as string) : path.map(fold).join('>');
 
 const sizeLabel = (v: VariantFacts): string | null =>
   v.size === null ? null : v.unit === null ? v.size : `${v.size} ${v.unit}`;

@@ -90,8 +90,10 @@ export const cellTags = (value: CellValue | undefined): readonly string[] => {
   const tags: string[] = [];
   for (const part of parts) {
     const tag = part.trim();
-    if (tag === '' || seen.has(tag.toLowerCase())) continue;
-    seen.add(tag.toLowerCase());
+    if (tag === '') continue;
+    const folded = tag.toLowerCase();
+    if (seen.has(folded)) continue;
+    seen.add(folded);
     tags.push(tag);
   }
   return tags;
@@ -117,6 +119,9 @@ export const cellCalories = (value: CellValue | undefined): CellResult<number | 
   return ok(Number(match[1]));
 };
 
+/** What the splits of cellImages split on: whitespace, commas, pipes. */
+const ANY_SEPARATOR = /[\s,|]/;
+
 const isHttpUrl = (text: string): boolean => /^https?:\/\/[^\s]+$/i.test(text) && URL.canParse(text);
 
 /**
@@ -131,6 +136,8 @@ export const cellImages = (value: CellValue | undefined): { images: DraftImage[]
     : (() => {
         const text = cellText(value);
         if (!text.ok || text.value === null) return [];
+        // One URL and nothing else (the usual cell): the splits below would return it as it is.
+        if (!ANY_SEPARATOR.test(text.value)) return [text.value];
         // `a.jpg,https://b.jpg?w=1,2` parses as one URL (commas are allowed in URLs), but is a list
         // (Google's additional_image_link): split before each URL first, then what is not one URL.
         return text.value

@@ -2,7 +2,7 @@ import type { DraftItem, DraftModifierGroup, DraftVariant } from '../draft';
 import type { Field } from '../headers/aliases';
 import type { GenericPlan } from '../headers/generic-plan';
 import type { TableRow } from '../sources/types';
-import { rowCells, rowCurrency } from './row-cells';
+import { categoryPaths, rowCells, rowCurrency } from './row-cells';
 import { isSectionRow, isTotalName } from './row-kinds';
 import type { DraftSink, RowReader, TableContext } from './types';
 import { severalVariants, singleVariant, sizedVariant, type VariantBase } from './variant-prices';
@@ -22,6 +22,7 @@ import { severalVariants, singleVariant, sizedVariant, type VariantBase } from '
  */
 export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
   const cells = rowCells(plan.headers, ctx);
+  const categoryOf = categoryPaths(cells);
   const col = (field: Field): readonly number[] => plan.map.fields.get(field) ?? [];
   const NAME = col('name');
   const CATEGORY = col('category');
@@ -135,7 +136,7 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
       }
       const draft: DraftItem = {
         kind: 'item',
-        categoryPath: cells.categoryPath(row, CATEGORY) ?? section ?? ctx.defaultCategory,
+        categoryPath: categoryOf(row, CATEGORY) ?? section ?? ctx.defaultCategory,
         name,
         description: cells.description(row, DESCRIPTION),
         brand: cells.text(row, BRAND),

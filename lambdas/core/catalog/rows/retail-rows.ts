@@ -2,7 +2,7 @@ import type { DraftItem } from '../draft';
 import type { Field } from '../headers/aliases';
 import type { GenericPlan } from '../headers/generic-plan';
 import type { TableRow } from '../sources/types';
-import { rowCells, rowCurrency } from './row-cells';
+import { categoryPaths, rowCells, rowCurrency } from './row-cells';
 import { isSectionRow, isTotalName } from './row-kinds';
 import type { DraftSink, RowReader, TableContext } from './types';
 import { singleVariant } from './variant-prices';
@@ -16,6 +16,7 @@ import { singleVariant } from './variant-prices';
  */
 export const retailRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
   const cells = rowCells(plan.headers, ctx);
+  const categoryOf = categoryPaths(cells);
   const col = (field: Field): readonly number[] => plan.map.fields.get(field) ?? [];
   const NAME = col('name');
   const PRICE = col('price');
@@ -82,7 +83,7 @@ export const retailRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
       });
       const draft: DraftItem = {
         kind: 'item',
-        categoryPath: cells.categoryPath(row, CATEGORY) ?? section ?? ctx.defaultCategory,
+        categoryPath: categoryOf(row, CATEGORY) ?? section ?? ctx.defaultCategory,
         name,
         description: cells.description(row, DESCRIPTION),
         brand: cells.text(row, BRAND),

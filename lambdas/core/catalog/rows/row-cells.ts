@@ -156,6 +156,24 @@ export const rowCells = (headers: readonly string[], ctx: TableContext): RowCell
 };
 
 /**
+ * Category paths read with `cells`, each distinct text split once: a table repeats a few categories on
+ * every row. The paths are shared between drafts, so they are frozen.
+ */
+export const categoryPaths = (cells: RowCells) => {
+  const known = new Map<string, readonly string[]>();
+  return (row: TableRow, columns: readonly number[]): readonly string[] | null => {
+    const text = cells.text(row, columns);
+    if (text === null) return null;
+    let path = known.get(text);
+    if (path === undefined) {
+      path = Object.freeze(categoryPath(text));
+      if (known.size < 10_000) known.set(text, path);
+    }
+    return path;
+  };
+};
+
+/**
  * The currency a price header names in brackets (`Preis (CHF)`, `Price (€)`), or null.
  *
  * @example headerCurrency('Price (€)', 'USD') // 'EUR'

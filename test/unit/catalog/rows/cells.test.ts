@@ -179,6 +179,18 @@ describe('cell readers', () => {
     expect(cellImages('photo.jpg').refused).toEqual(['photo.jpg']);
   });
 
+  test('images: a cell of one URL and nothing else is the URL, checked like any other', () => {
+    expect(cellImages('  https://a.test/1.jpg?w=200#top ')).toEqual({
+      images: [{ url: 'https://a.test/1.jpg?w=200#top', width: null, height: null }],
+      refused: [],
+    });
+    // Looks like a URL, but is not one (an unclosed IPv6 host; a port out of range).
+    expect(cellImages('http://[::1/a.jpg')).toEqual({ images: [], refused: ['http://[::1/a.jpg'] });
+    expect(cellImages('https://a.test:99999/a.jpg').refused).toEqual(['https://a.test:99999/a.jpg']);
+    // A non-breaking space separates, as any whitespace does.
+    expect(cellImages('https://a.test/1.jpg\u00a0https://a.test/2.jpg').images).toHaveLength(2);
+  });
+
   test('category paths', () => {
     expect(categoryPath('Grocery > Dairy >Milk')).toEqual(['Grocery', 'Dairy', 'Milk']);
     expect(categoryPath('Pizza')).toEqual(['Pizza']);

@@ -212,7 +212,9 @@ describe('job processing against the emulators (SPEC 5.2)', () => {
         job_data: { catalog_sources: ['http://169.254.169.254/latest/meta-data'] },
       }),
     ).rejects.toMatchObject({
-      errors: [expect.objectContaining({ pointer: '/job/job_data/catalog_sources/0', code: 'internal_address' })],
+      errors: [
+        expect.objectContaining({ pointer: '/job/job_data/catalog_sources/0', code: 'internal_address' }),
+      ],
     });
   });
 

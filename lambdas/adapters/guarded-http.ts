@@ -41,6 +41,12 @@ export interface GuardedHttpOptions {
   /** SPEC 8: 3. */
   readonly maxRedirects?: number;
   readonly userAgent?: string;
+  /**
+   * Loopback ports never reached even when `allowLoopback`: the local runtime's own emulators (DynamoDB,
+   * SQS, S3 and its upload server), which answer unsigned requests there. A job source must not read
+   * another client's objects or list the buckets through them.
+   */
+  readonly refusedLoopbackPorts?: readonly number[];
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -96,12 +102,14 @@ export class GuardedHttp implements OutboundHttp {
   private readonly resolver: Resolver;
   private readonly maxRedirects: number;
   private readonly userAgent: string;
+  private readonly refusedLoopbackPorts: ReadonlySet<number>;
 
   constructor(options: GuardedHttpOptions = {}) {
     this.allowLoopback = options.allowLoopback ?? false;
     this.resolver = options.resolver ?? systemResolver;
     this.maxRedirects = options.maxRedirects ?? 3;
     this.userAgent = options.userAgent ?? 'catalog-jobs/1';
+    this.refusedLoopbackPorts = new Set(options.refusedLoopbackPorts ?? []);
   }
 
   async request(request: OutboundRequest): Promise<OutboundResponse> {
@@ -232,6 +240,15 @@ export class GuardedHttp implements OutboundHttp {
           `${where} ${address} (${classifyAddress(address)}), which may not be reached`,
         );
       }
+    }
+    const port = Number(target.url.port || (target.url.protocol === 'https:' ? 443 : 80));
+    if (
+      this.refusedLoopbackPorts.has(port) &&
+      addresses.some(({ address }) => classifyAddress(address) === 'loopback')
+    ) {
+      throw new OutboundBlockedError(
+        `${target.url.host} is the service's own storage, which may not be reached`,
+      );
     }
     // Lambda has no IPv6 egress unless configured for it: prefer IPv4 when the host has both.
     return addresses.find((a) => a.family === 4) ?? (addresses[0] as ResolvedAddress);

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { imageSize } from 'image-size';
 import type Tesseract from 'tesseract.js';
 import { OcrError } from '../core/catalog/drafts/ocr';
-import type { OcrPage, OcrWord, TextRecognizer } from '../core/ports';
+import type { OcrPage, OcrWord, PageOrientation, QuarterTurns, TextRecognizer } from '../core/ports';
 
 type TesseractModule = typeof Tesseract;
 
@@ -19,13 +19,34 @@ export interface TesseractRecognizerOptions {
   readonly moduleRoot: string;
 }
 
+/** Runs `work`, failing with a timeout OcrError after `timeoutMs`. */
+const within = async <T>(work: Promise<T>, timeoutMs: number): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new OcrError('time limit reached', 'timeout')), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+const asOcrError = (error: unknown, what: string): OcrError =>
+  error instanceof OcrError
+    ? error
+    : new OcrError(typeof error === 'string' ? error : what, 'unreadable', { cause: error });
+
 /**
  * OCR with tesseract.js (Tesseract compiled to WebAssembly, in a worker thread) and the LSTM language data
  * of the `@tesseract.js-data/<lang>` packages. One worker is kept for consecutive pages in one language and
  * is terminated by `release()`, or at once when a page overruns its time limit, which also frees its memory.
+ * Orientation detection (OSD, `@tesseract.js-data/osd`, Tesseract's legacy engine) has a worker of its own,
+ * started only for a page whose read found almost nothing.
  */
 export class TesseractRecognizer implements TextRecognizer {
   private worker: { language: string; ready: Promise<Worker> } | undefined;
+  private osd: Promise<Worker | undefined> | undefined;
   private readonly require: NodeJS.Require;
 
   constructor(options: TesseractRecognizerOptions) {
@@ -45,32 +66,54 @@ export class TesseractRecognizer implements TextRecognizer {
     // One worker reads one language directory; the first language is the job's own.
     const language = options.languages[0] ?? 'eng';
     const worker = await this.workerFor(language);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new OcrError('time limit reached', 'timeout')), options.timeoutMs);
-    });
     try {
-      const result = await Promise.race([
+      const result = await within(
         worker.recognize(Buffer.from(image), { rotateAuto: true }, { blocks: true, text: false }),
-        timeout,
-      ]);
+        options.timeoutMs,
+      );
       return toPage(result.data, dimensions(image));
     } catch (error) {
       // A worker that overran or failed is not reused: terminating it stops the work and frees its memory.
       await this.release();
-      if (error instanceof OcrError) throw error;
-      throw new OcrError(typeof error === 'string' ? error : 'the image could not be decoded', 'unreadable', {
-        cause: error,
-      });
-    } finally {
-      clearTimeout(timer);
+      throw asOcrError(error, 'the image could not be decoded');
+    }
+  }
+
+  async detectOrientation(
+    image: Uint8Array,
+    options: { timeoutMs: number },
+  ): Promise<PageOrientation | undefined> {
+    this.osd ??= this.startOsd().catch(() => undefined);
+    const worker = await this.osd;
+    if (!worker) return undefined;
+    try {
+      const { data } = await within(worker.detect(Buffer.from(image)), options.timeoutMs);
+      const degrees = data.orientation_degrees;
+      if (degrees === null || data.orientation_confidence === null) return undefined;
+      // OSD names how far the text is turned anticlockwise: turning it that far clockwise puts it upright.
+      return {
+        quarterTurns: (((Math.round(degrees / 90) % 4) + 4) % 4) as QuarterTurns,
+        confidence: data.orientation_confidence,
+      };
+    } catch (error) {
+      await this.releaseOsd();
+      throw asOcrError(error, 'the orientation could not be detected');
     }
   }
 
   async release(): Promise<void> {
     const current = this.worker;
     this.worker = undefined;
-    if (current) await (await current.ready.catch(() => undefined))?.terminate().catch(() => undefined);
+    await Promise.all([
+      current && (await current.ready.catch(() => undefined))?.terminate().catch(() => undefined),
+      this.releaseOsd(),
+    ]);
+  }
+
+  private async releaseOsd(): Promise<void> {
+    const osd = this.osd;
+    this.osd = undefined;
+    if (osd) await (await osd)?.terminate().catch(() => undefined);
   }
 
   private async workerFor(language: string): Promise<Worker> {
@@ -86,13 +129,40 @@ export class TesseractRecognizer implements TextRecognizer {
     }
   }
 
-  private async start(language: string): Promise<Worker> {
+  /** The OSD worker, or undefined when the orientation data is not installed (nothing is downloaded). */
+  private async startOsd(): Promise<Worker | undefined> {
+    let dataPath: string;
+    try {
+      dataPath = this.languageDataPath('osd');
+      this.require.resolve(join(dataPath, 'osd.traineddata.gz'));
+    } catch {
+      return undefined;
+    }
+    const tesseract = await this.load();
+    // OSD is part of Tesseract's legacy engine, which the Node builds tesseract.js loads include.
+    const worker = await tesseract.createWorker('osd', tesseract.OEM.TESSERACT_ONLY, {
+      langPath: dataPath,
+      gzip: true,
+      cacheMethod: 'none',
+      legacyCore: true,
+      legacyLang: true,
+      errorHandler: () => undefined,
+    });
+    (worker as Worker & { worker?: NodeJS.EventEmitter }).worker?.on?.('error', () => undefined);
+    return worker;
+  }
+
+  private async load(): Promise<TesseractModule> {
     // A module missing in the worker thread is an 'error' event nobody listens to (it would end the
     // process): check what the worker will load before starting it.
     for (const core of CORE_BUILDS) this.require.resolve(`tesseract.js-core/${core}`);
-    this.require.resolve(join(this.languageDataPath(language), `${language}.traineddata.gz`));
     const loaded = (await import('tesseract.js')) as TesseractModule & { default?: TesseractModule };
-    const tesseract = loaded.default ?? loaded;
+    return loaded.default ?? loaded;
+  }
+
+  private async start(language: string): Promise<Worker> {
+    this.require.resolve(join(this.languageDataPath(language), `${language}.traineddata.gz`));
+    const tesseract = await this.load();
     const worker = await tesseract.createWorker(language, tesseract.OEM.LSTM_ONLY, {
       langPath: this.languageDataPath(language),
       gzip: true,

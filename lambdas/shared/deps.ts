@@ -8,6 +8,7 @@ import type {
   FileRepository,
   IdempotencyStore,
   IdGenerator,
+  ImageDecoder,
   JobRepository,
   ObjectStore,
   OutboundHttp,
@@ -65,6 +66,7 @@ export interface AppDeps {
    */
   readonly recognizer?: TextRecognizer;
   readonly rasterizer?: PageRasterizer;
+  readonly decoder?: ImageDecoder;
 }
 
 /**

@@ -45,9 +45,10 @@ export type FunctionKind = 'http' | 'authorizer' | 'consumer' | 'scheduled';
 /**
  * npm packages a function ships beside its bundle rather than inside it, and how they are installed. The OCR
  * of menu photos needs this: tesseract.js starts a worker thread from its own script file and loads its
- * WebAssembly core and the language data (`@tesseract.js-data/*`) from files next to it, and @napi-rs/canvas
- * (drawing scanned PDF pages) is a native binary, which must be the Lambda's (Linux, ARM64, glibc), not the
- * build machine's.
+ * WebAssembly core and the language data (`@tesseract.js-data/*`, orientation detection's `osd` included)
+ * from files next to it; heic-decode (iPhone photos) instantiates libheif's WebAssembly from its own
+ * package; and @napi-rs/canvas (drawing scanned PDF pages, decoding and turning photos) is a native binary,
+ * which must be the Lambda's (Linux, ARM64, glibc), not the build machine's.
  */
 export interface Packaging {
   /** Installed with npm (versions from package-lock.json) into the function's node_modules; not bundled. */
@@ -62,16 +63,30 @@ export interface Packaging {
 }
 
 export const OCR_PACKAGING: Packaging = {
-  nodeModules: ['tesseract.js', '@tesseract.js-data/eng', '@tesseract.js-data/fra', '@napi-rs/canvas'],
+  nodeModules: [
+    'tesseract.js',
+    '@tesseract.js-data/eng',
+    '@tesseract.js-data/fra',
+    '@tesseract.js-data/osd',
+    '@napi-rs/canvas',
+    'heic-decode',
+  ],
   platform: { os: 'linux', cpu: 'arm64', libc: 'glibc' },
   // tesseract.js 7 in Node loads tesseract-core{,-simd,-relaxedsimd}.{js,wasm} (whichever the CPU runs):
-  // the -lstm builds and the base64 .wasm.js copies are for browsers.
+  // the -lstm builds and the base64 .wasm.js copies are for browsers. heic-decode loads libheif-js's
+  // wasm-bundle (libheif-wasm/libheif-bundle.js, the WebAssembly inside it); the asm.js build, the ES module
+  // copy and the separate .wasm are never loaded.
   prune: [
     'tesseract.js-core/*.wasm.js',
     'tesseract.js-core/*-lstm.js',
     'tesseract.js-core/*-lstm.wasm',
     '@tesseract.js-data/eng/4.0.0',
     '@tesseract.js-data/fra/4.0.0',
+    '@tesseract.js-data/osd/4.0.0',
+    'libheif-js/libheif',
+    'libheif-js/libheif-wasm/libheif-bundle.mjs',
+    'libheif-js/libheif-wasm/libheif.js',
+    'libheif-js/libheif-wasm/libheif.wasm',
   ],
 };
 
@@ -249,9 +264,9 @@ export const FUNCTION_SETTINGS = {
   authorizer: { timeoutSeconds: 10, memoryMb: 512 },
   scheduled: { timeoutSeconds: 120, memoryMb: 512 },
   // The job worker holds the catalog it builds (about 2 KB per item: 200,000 items need ~0.5 GB of heap),
-  // and drafts PDF and photo menus: a source read whole (up to 100 MB), the OCR worker (a few hundred MB for
-  // a phone photo; images over 40 MP are refused) and a scanned page drawn at 4 MP. 3008 MB also buys close
-  // to two vCPUs, which OCR and PDF parsing use.
+  // and drafts PDF and photo menus: a source read whole (up to 100 MB), a photo decoded whole (4 bytes a
+  // pixel; images over 100 MP are refused) and read by the OCR worker at about 6 MP, a scanned page drawn at
+  // 6 MP. 3008 MB also buys close to two vCPUs, which OCR and PDF parsing use.
   consumerMemoryMb: { 'job-worker': 3008, 'export-worker': 1024, 'callback-worker': 512 } satisfies Record<
     ConsumerName,
     number

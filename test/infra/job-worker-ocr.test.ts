@@ -42,7 +42,9 @@ describe('job worker: drafting PDF and photo menus in Lambda (issue 12)', () => 
       'tesseract.js',
       '@tesseract.js-data/eng',
       '@tesseract.js-data/fra',
+      '@tesseract.js-data/osd',
       '@napi-rs/canvas',
+      'heic-decode',
     ]);
     expect(options.environment).toEqual({
       npm_config_os: 'linux',
@@ -85,6 +87,23 @@ describe('job worker: drafting PDF and photo menus in Lambda (issue 12)', () => 
       expect(pruned(data)).toBe(false);
       expect(pruned(`@tesseract.js-data/${language}/4.0.0/${language}.traineddata.gz`)).toBe(true);
     }
+    // Orientation detection (OSD) reads its data from the same directory as the languages.
+    expect(
+      existsSync(
+        join(
+          dirname(projectRequire.resolve('@tesseract.js-data/osd/package.json')),
+          '4.0.0_best_int',
+          'osd.traineddata.gz',
+        ),
+      ),
+    ).toBe(true);
+    expect(pruned('@tesseract.js-data/osd/4.0.0_best_int/osd.traineddata.gz')).toBe(false);
+    // heic-decode loads libheif-js's wasm-bundle; the other builds go.
+    const libheif = dirname(projectRequire.resolve('libheif-js/package.json'));
+    expect(existsSync(join(libheif, 'libheif-wasm', 'libheif-bundle.js'))).toBe(true);
+    expect(pruned('libheif-js/libheif-wasm/libheif-bundle.js')).toBe(false);
+    expect(pruned('libheif-js/wasm-bundle.js')).toBe(false);
+    expect(pruned('libheif-js/libheif/libheif.js')).toBe(true);
     expect(pruned('tesseract.js-core/tesseract-core-simd-lstm.wasm')).toBe(true);
     expect(pruned('tesseract.js-core/tesseract-core-simd.wasm.js')).toBe(true);
   });

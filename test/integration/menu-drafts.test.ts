@@ -8,6 +8,7 @@ import { makeOpsGetJobHandler } from '../../lambdas/handlers/http/ops-get-job';
 import { makeOpsGetJobSourceHandler } from '../../lambdas/handlers/http/ops-get-job-source';
 import { CORPUS } from '../fixtures/drafts/corpus';
 import { expectedDishes, type MenuSpec, menuPdf, menuPhoto } from '../fixtures/drafts/menus';
+import { phonePhoto } from '../fixtures/drafts/phone-photos';
 import { apiEvent, eventually, lambdaContext } from '../helpers/factories';
 import { uniqueClient } from '../helpers/integration';
 import { type Pipeline, startPipeline, startTestServer, type TestServer } from '../helpers/pipeline';
@@ -35,6 +36,11 @@ beforeAll(async () => {
   served.set('/IMG_2041', {
     type: 'application/octet-stream',
     body: await menuPhoto(BISTRO, { rotation: 1.5, noise: 40, seed: 7 }),
+  });
+  // A 12 MP phone photo held upright: landscape pixels and EXIF Orientation 6, the page a little askew.
+  served.set('/IMG_3107.JPG', {
+    type: 'image/jpeg',
+    body: await phonePhoto(TRATTORIA, { orientation: 6, byteOrder: 'MM', tilt: 2, seed: 3 }),
   });
   files = await startTestServer((req, res: ServerResponse) => {
     const file = served.get(new URL(req.url, 'http://x').pathname);
@@ -151,6 +157,30 @@ describe('menus from PDFs and photos (issue 12)', () => {
     const fetched = await fetch(location);
     expect(fetched.headers.get('content-type')).toBe('application/pdf');
     expect(Buffer.from(await fetched.arrayBuffer()).equals(served.get('/trattoria.pdf')!.body)).toBe(true);
+  });
+
+  it('drafts a 12 MP phone photo stored sideways with EXIF orientation 6 as the upright menu it shows', async () => {
+    const job = await submit([`${files.url}/IMG_3107.JPG`]);
+    expect((await settled(job)).state).toBe('in_review');
+    const shown = await opsJob(job.id);
+    expect(shown.results.sources.map((s) => s.format)).toEqual(['image']);
+    expect(share(TRATTORIA, shown.draft_catalog)).toBeGreaterThanOrEqual(0.9);
+    const drafted = dishes(shown.draft_catalog);
+    expect(drafted.get('Spaghetti Carbonara')).toEqual([1650]);
+    expect(drafted.get('Garlic Bread')).toBeDefined();
+    // Boxes are on the picture as shown (portrait), not on the stored landscape pixels: a dish listed
+    // further down the page's first column is lower on it.
+    const box = (name: string) => shown.draft_provenance.find((p) => p.name === name)!.box;
+    expect(box('Spaghetti Carbonara').y).toBeGreaterThan(box('Garlic Bread').y);
+    for (const p of shown.draft_provenance) {
+      expect(p).toMatchObject({ method: 'ocr', page: 1 });
+      expect(p.box.x + p.box.width).toBeLessThanOrEqual(1);
+      expect(p.box.y + p.box.height).toBeLessThanOrEqual(1);
+      expect(p.box.width).toBeGreaterThan(p.box.height);
+    }
+    expect(shown.sources.map((s) => [s.index, s.viewable, s.content_type])).toEqual([
+      [0, true, 'image/jpeg'],
+    ]);
   });
 
   it('drafts a tilted, noisy photo of a French menu by OCR: in review, the dishes and prices, OCR provenance', async () => {

@@ -2,7 +2,7 @@ import type { CatalogDocument } from '../catalog/document';
 import type { DraftItem, WebDraftItem } from '../catalog/drafts/draft-item';
 import type { DraftingServices, WebPageCopy } from '../catalog/drafts/drafting';
 import type { JobRecord } from '../model';
-import type { ObjectStore, PageRasterizer, TextRecognizer } from '../ports';
+import type { ImageDecoder, ObjectStore, PageRasterizer, TextRecognizer } from '../ports';
 import { isUuid } from '../schemas/job';
 import { type ItemProvenance, type ReviewSource, sourceCopyKey, writeDraftReview } from './draft-review';
 
@@ -10,6 +10,7 @@ export interface DraftCollectorDeps {
   readonly catalogs: ObjectStore;
   readonly recognizer?: TextRecognizer;
   readonly rasterizer?: PageRasterizer;
+  readonly decoder?: ImageDecoder;
 }
 
 async function* chunk(bytes: Uint8Array): AsyncIterable<Uint8Array> {
@@ -46,6 +47,7 @@ const itemIdsByPath = (document: CatalogDocument): Map<string, string> => {
 export class DraftCollector implements DraftingServices {
   readonly recognizer?: TextRecognizer;
   readonly rasterizer?: PageRasterizer;
+  readonly decoder?: ImageDecoder;
   private readonly drafted: (DraftItem | WebDraftItem)[] = [];
   private readonly sources = new Map<number, ReviewSource>();
 
@@ -55,6 +57,7 @@ export class DraftCollector implements DraftingServices {
   ) {
     this.recognizer = deps.recognizer;
     this.rasterizer = deps.rasterizer;
+    this.decoder = deps.decoder;
   }
 
   indexOf(source: string): number {

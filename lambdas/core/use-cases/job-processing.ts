@@ -11,6 +11,7 @@ import {
   type Clock,
   type ExportRepository,
   type FileRepository,
+  type ImageDecoder,
   type JobRepository,
   type ObjectStore,
   type OutboundHttp,
@@ -42,6 +43,7 @@ export interface JobProcessingDeps {
   /** OCR for photographed menus and scanned PDF pages (SPEC 5.2 drafts); absent: PDF text layers only. */
   readonly recognizer?: TextRecognizer;
   readonly rasterizer?: PageRasterizer;
+  readonly decoder?: ImageDecoder;
 }
 
 /** One source fetch, from the first byte to the last. */

@@ -1,4 +1,4 @@
-import type { PageRasterizer, TextRecognizer } from '../../ports';
+import type { ImageDecoder, PageRasterizer, TextRecognizer } from '../../ports';
 import type { DraftItem, WebDraftItem } from './draft-item';
 import type { DraftLimits } from './read-draft';
 
@@ -20,6 +20,7 @@ export interface WebPageCopy {
 export interface DraftingServices {
   readonly recognizer?: TextRecognizer;
   readonly rasterizer?: PageRasterizer;
+  readonly decoder?: ImageDecoder;
   readonly limits?: DraftLimits;
   /** Keeps a copy of the source's bytes for review. */
   keepCopy(

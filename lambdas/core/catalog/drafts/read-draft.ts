@@ -1,28 +1,38 @@
 import { imageSize } from 'image-size';
-import type { PageRasterizer, TextRecognizer } from '../../ports';
+import type { ImageDecoder, PageRasterizer, TextRecognizer } from '../../ports';
 import type { Language } from '../../schemas/job';
+import { type PhotoFormat, sniffPhotoFormat } from '../sources/signatures';
 import type { DraftResult, DraftWarning } from './draft-item';
 import { rebuildLines } from './layout';
 import { draftMenu } from './menu-draft';
 import { OcrError, ocrLanguages, ocrRuns } from './ocr';
+import { FIRST_READ_PIXELS, needsDecoding, OCR_NATIVE_FORMATS } from './page-image';
 import { openPdf } from './pdf-text';
+import { type PageReading, readPageImage } from './read-image';
 import type { PageGeometry, TextRun } from './text-runs';
 
 /**
  * Reads a PDF menu or a photographed menu into drafted dishes (SPEC 5.2 "Drafts for the operations team"):
- * the PDF text layer where there is one, OCR for images and for pages without one, then the layout rebuild
- * and the drafter. Work per source is bounded: pages beyond `maxPages`, scanned pages beyond
- * `maxOcrPages`, images over `maxImagePixels` and pages OCR does not finish within `ocrPageTimeoutMs` are
- * skipped with a warning that says so — never silently.
+ * the PDF text layer where there is one, OCR for images and for pages without one (read-image.ts: turned
+ * upright, straightened and scaled first), then the layout rebuild and the drafter. Work per source is
+ * bounded: pages beyond `maxPages`, scanned pages beyond `maxOcrPages`, images over `maxImagePixels` and
+ * pages OCR does not finish within `ocrPageTimeoutMs` are skipped with a warning that says so — never
+ * silently.
  */
 
 export interface DraftLimits {
   readonly maxPages: number;
   readonly maxOcrPages: number;
+  /** Time budget of one page or image, every read of it together (turned, rescaled). */
   readonly ocrPageTimeoutMs: number;
-  /** Decoded size of an image (a 12 MP phone photo is fine; a 200 MP scan would take GBs of memory). */
+  /**
+   * Size of an image decoded (4 bytes a pixel while it is scaled down: a 50 MP phone photo takes 200 MB; a
+   * 200 MP camera mode would take most of the worker's memory).
+   */
   readonly maxImagePixels: number;
-  /** Size a scanned PDF page is drawn at for OCR (~200 dpi for a letter page: enough for menu text, and fast). */
+  /** Largest image handed to the OCR: a small photo is scaled up at most to this. */
+  readonly maxOcrPixels: number;
+  /** Size a scanned PDF page is drawn at for OCR (~300 dpi for a letter page, what the OCR's first read uses). */
   readonly rasterPixels: number;
 }
 
@@ -30,14 +40,17 @@ export const DRAFT_LIMITS: DraftLimits = {
   maxPages: 40,
   maxOcrPages: 12,
   ocrPageTimeoutMs: 45_000,
-  maxImagePixels: 40_000_000,
-  rasterPixels: 4_000_000,
+  maxImagePixels: 100_000_000,
+  maxOcrPixels: 16_000_000,
+  rasterPixels: FIRST_READ_PIXELS,
 };
 
 export interface DraftDeps {
   /** Absent where no OCR engine runs: images and scanned pages are then left to a person, with a warning. */
   readonly recognizer?: TextRecognizer;
   readonly rasterizer?: PageRasterizer;
+  /** Decodes, turns and scales photos for the OCR; absent, Tesseract reads JPEG, PNG and WebP as they are. */
+  readonly decoder?: ImageDecoder;
 }
 
 export interface DraftSourceInput {
@@ -73,29 +86,47 @@ export const draftSource = async (
   const pages: PageGeometry[] = [];
   const runs: TextRun[] = [];
   const { languages, exact } = ocrLanguages(input.language);
-  const ocr = async (image: Uint8Array) => {
+  const ocr = async (image: Uint8Array, photo: Photo): Promise<PageReading> => {
     if (!deps.recognizer) throw new OcrError('no OCR engine in this runtime', 'unavailable');
-    return deps.recognizer.recognize(image, { languages, timeoutMs: limits.ocrPageTimeoutMs });
+    return readPageImage(
+      image,
+      photo.format,
+      { recognizer: deps.recognizer, decoder: deps.decoder },
+      {
+        languages,
+        timeoutMs: limits.ocrPageTimeoutMs,
+        maxOcrPixels: limits.maxOcrPixels,
+        decode: needsDecoding(photo),
+      },
+    );
   };
   let usedOcr = false;
   if (input.format === 'image') {
-    const pixels = imagePixels(input.bytes);
-    if (pixels === undefined) {
+    const photo = photoSize(input.bytes);
+    if (photo === undefined || (!deps.decoder && !OCR_NATIVE_FORMATS.includes(photo.format))) {
       warnings.push({
         page: 1,
-        message: 'the image is in a format the OCR cannot decode (JPEG, PNG and WebP are read)',
+        message: `the image is in a format the OCR cannot decode (${deps.decoder ? 'JPEG, PNG, WebP, HEIC, GIF, BMP, TIFF and AVIF' : 'JPEG, PNG and WebP'} are read): export it as JPEG`,
       });
-    } else if (pixels > limits.maxImagePixels) {
+    } else if (photo.pixels > limits.maxImagePixels) {
       warnings.push({
         page: 1,
-        message: `the image has ${(pixels / 1e6).toFixed(0)} megapixels, over the ${limits.maxImagePixels / 1e6} read by OCR`,
+        message: `the image has ${(photo.pixels / 1e6).toFixed(0)} megapixels, over the ${limits.maxImagePixels / 1e6} read by OCR`,
       });
     } else {
       try {
-        const read = await ocr(input.bytes);
+        const { page: read, view, pages: images } = await ocr(input.bytes, photo);
         usedOcr = true;
-        pages.push({ page: 1, width: read.width, height: read.height, method: 'ocr' });
+        pages.push({
+          page: 1,
+          width: read.width,
+          height: read.height,
+          method: 'ocr',
+          ...(view ? { view } : {}),
+        });
         runs.push(...ocrRuns(read, 1));
+        if (images > 1)
+          warnings.push({ page: null, message: `only the first of the image's ${images} pages was read` });
       } catch (error) {
         warnings.push({
           page: 1,
@@ -122,11 +153,24 @@ export const draftSource = async (
   };
 };
 
-const imagePixels = (bytes: Uint8Array): number | undefined => {
+/**
+ * A photo's format and its size in pixels (from its header: nothing decoded yet); undefined when it is no
+ * image the OCR reads or its header cannot be read.
+ */
+interface Photo {
+  readonly format: PhotoFormat;
+  readonly pixels: number;
+  /** EXIF Orientation (JPEG), 1–8. */
+  readonly orientation?: number;
+}
+
+const photoSize = (bytes: Uint8Array): Photo | undefined => {
+  const format = sniffPhotoFormat(bytes);
+  if (!format) return undefined;
   try {
     const size = imageSize(bytes);
-    if (!['jpg', 'png', 'webp'].includes(size.type ?? '')) return undefined;
-    return (size.width ?? 0) * (size.height ?? 0);
+    const pixels = (size.width ?? 0) * (size.height ?? 0);
+    return pixels > 0 ? { format, pixels, orientation: size.orientation } : undefined;
   } catch {
     return undefined;
   }
@@ -141,7 +185,7 @@ interface Collected {
 const readPdf = async (
   input: DraftSourceInput,
   limits: DraftLimits,
-  ocr: (image: Uint8Array) => ReturnType<TextRecognizer['recognize']>,
+  ocr: (image: Uint8Array, photo: Photo) => Promise<PageReading>,
   rasterizer: PageRasterizer | undefined,
   out: Collected,
 ): Promise<boolean> => {
@@ -185,10 +229,18 @@ const readPdf = async (
       }
       ocrPages++;
       try {
-        const read = await ocr(image);
-        // Back to the page's own units, so that sizes compare with the text pages of the same PDF.
-        const scale = text.width / read.width;
-        out.pages.push({ page, width: text.width, height: text.height, method: 'ocr' });
+        const { page: read, view } = await ocr(image, { format: 'png', pixels: limits.rasterPixels });
+        // Back to the page's own units (points), so that sizes compare with the text pages of the same PDF;
+        // the page as read may be turned (a sideways scan), which `view` takes back for the reviewer.
+        const drawn = view ? text.width / view.width : text.width / read.width;
+        const scale = drawn / (view?.scale ?? 1);
+        out.pages.push({
+          page,
+          width: read.width * scale,
+          height: read.height * scale,
+          method: 'ocr',
+          ...(view ? { view: { ...view, width: text.width, height: text.height, scale: 1 } } : {}),
+        });
         out.runs.push(
           ...ocrRuns(read, page).map((r) => ({
             ...r,

@@ -3,7 +3,7 @@ import type { DraftItem } from '../drafts/draft-item';
 import { draftSource } from '../drafts/read-draft';
 import { CatalogSourceError } from '../errors';
 import type { WarningCode } from '../warnings';
-import { sniffImageFormat } from './signatures';
+import { sniffPhotoFormat } from './signatures';
 import type { OpenedSource, ReadContext, ReaderOutput } from './types';
 
 /** SPEC 9: a source is at most 100 MB; a PDF or an image is read whole (pdf.js and OCR need every byte). */
@@ -60,7 +60,7 @@ export const readDraftSource = async (
   const bytes = await readWhole(source);
   const drafting = ctx.drafting;
   // What the bytes are, whatever the server called them: a reviewer's browser then shows them.
-  const image = sniffImageFormat(source.head);
+  const image = sniffPhotoFormat(source.head);
   const contentType =
     format === 'pdf'
       ? 'application/pdf'
@@ -82,7 +82,7 @@ export const readDraftSource = async (
       language: ctx.language,
       currency: ctx.currency,
     },
-    { recognizer: drafting?.recognizer, rasterizer: drafting?.rasterizer },
+    { recognizer: drafting?.recognizer, rasterizer: drafting?.rasterizer, decoder: drafting?.decoder },
     drafting?.limits,
   );
   await drafting?.keepCopy(source.source, bytes, { contentType, format, pages: result.pages.length });

@@ -16,6 +16,42 @@ export const sniffImageFormat = (bytes: Uint8Array): ImageFormat | null => {
   return null;
 };
 
+/** Formats a photographed menu may come in (SPEC 5.2 drafts), as far as the OCR's decoder reads them. */
+export type PhotoFormat = ImageFormat | 'bmp' | 'tiff' | 'heic' | 'avif';
+
+/** HEIF brands (ISO/IEC 23008-12): HEVC-coded (`heic`…) and AV1-coded (`avif`); `mif1` alone says neither. */
+const HEVC_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'hevm', 'hevs']);
+const AV1_BRANDS = new Set(['avif', 'avis']);
+
+/** The brands of an ISO-BMFF `ftyp` box at the start of a file: the major one, then the compatible ones. */
+const ftypBrands = (bytes: Uint8Array): string[] => {
+  if (!startsWith(bytes, ascii('ftyp'), 4) || bytes.length < 16) return [];
+  const size = Math.min(
+    bytes.length,
+    ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0,
+  );
+  const brand = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
+  const brands = [brand(8)];
+  for (let at = 16; at + 4 <= size; at += 4) brands.push(brand(at));
+  return brands;
+};
+
+/**
+ * The format of a photo by its magic bytes: the four of `sniffImageFormat`, BMP, TIFF, and HEIF files told
+ * apart by their brands (an iPhone's HEIC, an AVIF). Null for anything else (ICO, an MP4 video, text).
+ */
+export const sniffPhotoFormat = (bytes: Uint8Array): PhotoFormat | null => {
+  const common = sniffImageFormat(bytes);
+  if (common) return common;
+  if (startsWith(bytes, ascii('BM'))) return 'bmp';
+  if (startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a]))
+    return 'tiff';
+  const brands = ftypBrands(bytes);
+  if (brands.some((b) => HEVC_BRANDS.has(b))) return 'heic';
+  if (brands.some((b) => AV1_BRANDS.has(b))) return 'avif';
+  return brands.includes('mif1') || brands.includes('msf1') ? 'heic' : null;
+};
+
 /** Other image (and image-like) signatures: BMP, TIFF, ICO, and HEIC/AVIF (`ftyp` box). */
 export const isOtherImage = (head: Uint8Array): boolean =>
   startsWith(head, ascii('BM')) ||

@@ -18,6 +18,9 @@ class ScriptedRecognizer implements TextRecognizer {
     if (this.answer instanceof Error) throw this.answer;
     return this.answer;
   }
+  async detectOrientation() {
+    return undefined;
+  }
   async release() {}
 }
 

@@ -97,13 +97,21 @@ describe('job request schema (seed 2.1/2.2, SPEC 3.1)', () => {
     ]);
   });
 
-  it('says a non-integer or non-numeric limit is not an integer', () => {
-    expect(() => parseOrThrow(listJobsQuerySchema, { limit: '5.5' })).toThrow(
-      expect.objectContaining({
-        errors: [expect.objectContaining({ pointer: '/limit', code: 'invalid_type' })],
-      }),
-    );
-  });
+  it.each(['5.5', 'ten', '0x10', '+5', '1e1', ' 5', ''])(
+    'says a limit of %j is not a whole number written in digits (no hex, sign or exponent read as one)',
+    (limit) => {
+      expect(() => parseOrThrow(listJobsQuerySchema, { limit })).toThrow(
+        expect.objectContaining({
+          errors: [
+            expect.objectContaining({
+              pointer: '/limit',
+              message: 'must be a whole number from 1 to 100, written in digits',
+            }),
+          ],
+        }),
+      );
+    },
+  );
 
   it('requires image_sources for retail_image_mapping', () => {
     expect(pointers(withJobData('retail_image_mapping', { image_sources: undefined }))).toEqual([

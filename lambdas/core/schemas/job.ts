@@ -213,10 +213,28 @@ export const JOB_STATES = [
 ] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
+/**
+ * A page size in a query string: decimal digits only (`0x10`, `+5`, `1e1` or an empty value are refused,
+ * where a plain number coercion would read them), 1–100, 20 when absent.
+ */
+export const pageLimitSchema = z
+  .preprocess((value, ctx) => {
+    if (typeof value === 'string' && !/^[0-9]{1,6}$/.test(value)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be a whole number from 1 to 100, written in digits',
+        input: value,
+      });
+    }
+    return value;
+  }, z.coerce.number().int().min(1).max(100))
+  .default(20)
+  .meta({ default: 20 });
+
 export const listJobsQuerySchema = z.strictObject({
   state: z.enum(JOB_STATES).optional(),
   job_type: z.enum(JOB_TYPES).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: pageLimitSchema,
   cursor: z.string().min(1).max(2048).optional(),
 });
 export type ListJobsQuery = z.infer<typeof listJobsQuerySchema>;

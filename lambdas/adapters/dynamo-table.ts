@@ -233,6 +233,8 @@ export const outboxSortKey = (
 export const encodeCursor = (value: Record<string, string>): string =>
   Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
 
+const CURSOR_KEY = /^[\x21-\x7e]{1,512}$/;
+
 export const decodeCursor = (
   cursor: string,
   fields: readonly string[],
@@ -241,7 +243,9 @@ export const decodeCursor = (
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
     if (!value || typeof value !== 'object') return undefined;
     const record = value as Record<string, unknown>;
-    if (!fields.every((f) => typeof record[f] === 'string' && (record[f] as string).length <= 512))
+    // Every key the service writes is printable ASCII. Anything else (an empty string, which DynamoDB refuses
+    // as a key attribute, or a value past its 1 KB sort-key limit) is a forged cursor: a 400, never a 500.
+    if (!fields.every((f) => typeof record[f] === 'string' && CURSOR_KEY.test(record[f] as string)))
       return undefined;
     if (Object.keys(record).length !== fields.length) return undefined;
     return record as Record<string, string>;

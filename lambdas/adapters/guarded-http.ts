@@ -10,6 +10,7 @@ import {
   OutboundTooLargeError,
 } from '../core/outbound';
 import type { OutboundHttp, OutboundRequest, OutboundResponse } from '../core/ports';
+import { ACCEPT_ENCODING, contentCodings, decodeContent } from './content-coding';
 
 /** One address a host name resolves to. */
 export interface ResolvedAddress {
@@ -40,6 +41,12 @@ export interface GuardedHttpOptions {
   /** SPEC 8: 3. */
   readonly maxRedirects?: number;
   readonly userAgent?: string;
+  /**
+   * Loopback ports never reached even when `allowLoopback`: the local runtime's own emulators (DynamoDB,
+   * SQS, S3 and its upload server), which answer unsigned requests there. A job source must not read
+   * another client's objects or list the buckets through them.
+   */
+  readonly refusedLoopbackPorts?: readonly number[];
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -95,12 +102,14 @@ export class GuardedHttp implements OutboundHttp {
   private readonly resolver: Resolver;
   private readonly maxRedirects: number;
   private readonly userAgent: string;
+  private readonly refusedLoopbackPorts: ReadonlySet<number>;
 
   constructor(options: GuardedHttpOptions = {}) {
     this.allowLoopback = options.allowLoopback ?? false;
     this.resolver = options.resolver ?? systemResolver;
     this.maxRedirects = options.maxRedirects ?? 3;
     this.userAgent = options.userAgent ?? 'catalog-jobs/1';
+    this.refusedLoopbackPorts = new Set(options.refusedLoopbackPorts ?? []);
   }
 
   async request(request: OutboundRequest): Promise<OutboundResponse> {
@@ -157,15 +166,19 @@ export class GuardedHttp implements OutboundHttp {
             `${url}: ${declared} bytes, more than the limit of ${request.maxBytes}`,
           );
         }
+        // The body is handed over decoded, so the headers that describe its encoded form go.
+        const codings = contentCodings(response.headers['content-encoding']);
+        const encodedOnly = codings.length > 0 ? ['content-encoding', 'content-length'] : [];
         return {
           status: response.statusCode ?? 0,
           headers: Object.fromEntries(
             Object.entries(response.headers)
               .filter((entry): entry is [string, string | string[]] => entry[1] !== undefined)
+              .filter(([k]) => !encodedOnly.includes(k))
               .map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]),
           ),
           url,
-          body: this.bodyOf(response, url, request.maxBytes, signal, () => clearTimeout(timer)),
+          body: this.bodyOf(response, codings, url, request.maxBytes, signal, () => clearTimeout(timer)),
         };
       }
     } catch (error) {
@@ -228,6 +241,15 @@ export class GuardedHttp implements OutboundHttp {
         );
       }
     }
+    const port = Number(target.url.port || (target.url.protocol === 'https:' ? 443 : 80));
+    if (
+      this.refusedLoopbackPorts.has(port) &&
+      addresses.some(({ address }) => classifyAddress(address) === 'loopback')
+    ) {
+      throw new OutboundBlockedError(
+        `${target.url.host} is the service's own storage, which may not be reached`,
+      );
+    }
     // Lambda has no IPv6 egress unless configured for it: prefer IPv4 when the host has both.
     return addresses.find((a) => a.family === 4) ?? (addresses[0] as ResolvedAddress);
   }
@@ -253,6 +275,8 @@ export class GuardedHttp implements OutboundHttp {
           method,
           headers: {
             'user-agent': this.userAgent,
+            // Without it any coding is acceptable (RFC 9110 12.5.3): name the ones bodyOf decodes.
+            'accept-encoding': ACCEPT_ENCODING,
             ...headers,
             host: target.url.host,
             ...(payload === undefined ? {} : { 'content-length': String(payload.byteLength) }),
@@ -270,8 +294,13 @@ export class GuardedHttp implements OutboundHttp {
     });
   }
 
+  /**
+   * The body, decoded from its Content-Encoding (gzip, deflate, br): `maxBytes` bounds the decoded bytes,
+   * so a small body that inflates to gigabytes is cut off at the limit.
+   */
   private bodyOf(
     response: IncomingMessage,
+    codings: readonly string[],
     url: string,
     maxBytes: number,
     signal: AbortSignal,
@@ -279,11 +308,14 @@ export class GuardedHttp implements OutboundHttp {
   ): AsyncIterable<Uint8Array> {
     return {
       [Symbol.asyncIterator]: () => {
-        const chunks = response[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+        const chunks = (
+          codings.length > 0 ? decodeContent(response, codings) : response[Symbol.asyncIterator]()
+        ) as AsyncIterator<Buffer>;
         let received = 0;
         const finish = () => {
           done();
           response.destroy();
+          chunks.return?.().catch(() => undefined);
         };
         return {
           next: async (): Promise<IteratorResult<Uint8Array>> => {

@@ -1,7 +1,13 @@
 /** One place where a JSON document breaks a limit: the path to the value, a stable code, a message. */
 export interface JsonProblem {
   readonly path: readonly (string | number)[];
-  readonly code: 'too_deep' | 'reserved_key' | 'number_out_of_range' | 'number_not_exact';
+  readonly code:
+    | 'too_deep'
+    | 'reserved_key'
+    | 'number_out_of_range'
+    | 'number_not_exact'
+    | 'duplicate_key'
+    | 'invalid_unicode';
   readonly message: string;
 }
 
@@ -34,6 +40,22 @@ const protoKey = (path: Path): JsonProblem => ({
   path,
   code: 'reserved_key',
   message: 'the key "__proto__" is not accepted',
+});
+
+/** String.prototype.isWellFormed (ES2024): in a `u` regex a surrogate matches \p{Cs} only when unpaired. */
+const wellFormed = (text: string): boolean => !/\p{Cs}/u.test(text);
+
+const duplicateKey = (path: Path): JsonProblem => ({
+  path,
+  code: 'duplicate_key',
+  message: 'this key appears more than once in its object; JSON parsers disagree on which value counts',
+});
+
+const invalidUnicode = (path: Path): JsonProblem => ({
+  path,
+  code: 'invalid_unicode',
+  message:
+    'holds an unpaired surrogate (\\uD800-\\uDFFF alone), which is not Unicode text and cannot be stored as UTF-8',
 });
 
 const outOfRange = (path: Path): JsonProblem => ({
@@ -81,6 +103,8 @@ interface Frame {
   at: string | number;
   /** Objects: the next string is a key. */
   expectKey: boolean;
+  /** Objects: the keys read so far. */
+  readonly keys?: Set<string>;
 }
 
 const pathOf = (frames: readonly Frame[]): Path => frames.map((f) => f.at);
@@ -102,7 +126,9 @@ const stringEnd = (text: string, start: number): number => {
 /**
  * Checks the text of a JSON document against the limits, reading it as written: numbers are judged by
  * their digits (JSON.parse would already have rounded `9007199254740993` and turned `1e400` into Infinity),
- * every occurrence of a duplicated key is checked, and nothing is ever recursed into, however deep.
+ * every occurrence of a duplicated key is checked (and a key given twice in one object is refused: which
+ * value wins differs between parsers), a string that is not well-formed Unicode (an unpaired surrogate
+ * escape) is refused, and nothing is ever recursed into, however deep.
  * Call it on text JSON.parse has accepted; on anything else it stops early and reports what it saw.
  *
  * @example checkJsonText('{"a":{"__proto__":1}}') // [{ path: ['a', '__proto__'], code: 'reserved_key', ... }]
@@ -132,11 +158,19 @@ export const checkJsonText = (text: string, maxDepth = JSON_MAX_DEPTH): JsonProb
       if (end < 0) break;
       const literal = text.slice(i, end);
       i = end;
+      // Only an escape (`\ud800`) or a raw surrogate can make a string ill-formed; most need no parse.
+      const value =
+        (top?.object && top.expectKey) || /\\u[dD][89a-fA-F]|[\uD800-\uDFFF]/.test(literal)
+          ? (JSON.parse(literal) as string)
+          : undefined;
       if (top?.object && top.expectKey) {
-        top.at = JSON.parse(literal) as string;
+        top.at = value as string;
         top.expectKey = false;
         if (top.at === '__proto__' && report(protoKey(pathOf(frames)))) break;
+        if (top.keys?.has(top.at) && report(duplicateKey(pathOf(frames)))) break;
+        top.keys?.add(top.at);
       }
+      if (value !== undefined && !wellFormed(value) && report(invalidUnicode(pathOf(frames)))) break;
     } else if (char === '{' || char === '[') {
       // A map or list takes a level more than it stands at, even empty: DynamoDB counts its wrapping.
       // (So no scalar can be too deep without a container above it being too deep first.)
@@ -144,7 +178,11 @@ export const checkJsonText = (text: string, maxDepth = JSON_MAX_DEPTH): JsonProb
         report(tooDeep(pathOf(frames), maxDepth));
         break;
       }
-      frames.push({ object: char === '{', at: 0, expectKey: char === '{' });
+      frames.push(
+        char === '{'
+          ? { object: true, at: 0, expectKey: true, keys: new Set() }
+          : { object: false, at: 0, expectKey: false },
+      );
       i += 1;
     } else {
       NUMBER.lastIndex = i;
@@ -179,6 +217,8 @@ export const checkJsonValue = (value: unknown, maxDepth: number): JsonProblem[] 
       problems.push(tooDeep(path, maxDepth));
     } else if (typeof current === 'number') {
       if (!Number.isFinite(current) || Math.abs(current) > SAFE) problems.push(outOfRange(path));
+    } else if (typeof current === 'string') {
+      if (!wellFormed(current)) problems.push(invalidUnicode(path));
     } else if (Array.isArray(current)) {
       for (let k = current.length - 1; k >= 0; k--) stack.push({ value: current[k], path: [...path, k] });
     } else if (current !== null && typeof current === 'object') {
@@ -186,6 +226,7 @@ export const checkJsonValue = (value: unknown, maxDepth: number): JsonProblem[] 
       for (let k = keys.length - 1; k >= 0; k--) {
         const key = keys[k]!;
         if (key === '__proto__') problems.push(protoKey([...path, key]));
+        else if (!wellFormed(key)) problems.push(invalidUnicode([...path, key]));
         else stack.push({ value: (current as Record<string, unknown>)[key], path: [...path, key] });
       }
     }

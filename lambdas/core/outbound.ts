@@ -33,6 +33,14 @@ export class OutboundTooLargeError extends OutboundError {
   }
 }
 
+/** The response's Content-Encoding is one the client cannot decode, or its body is not what it claims. */
+export class OutboundEncodingError extends OutboundError {
+  readonly code = 'outbound_bad_encoding';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, false, options);
+  }
+}
+
 /** Time-out, refused or reset connection, DNS failure: may succeed later. */
 export class OutboundNetworkError extends OutboundError {
   readonly code = 'outbound_unreachable';

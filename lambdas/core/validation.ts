@@ -9,7 +9,33 @@ export const toPointer = (path: readonly PropertyKey[], prefix = ''): string =>
 
 const snake = (code: string): string => code.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
 
-/** Turns Zod issues into the `errors[]` of SPEC 7, one entry per offending field. */
+/** What a JSON value is, in words a client reads (`a number`, `null`, `an array`). */
+const kindOf = (value: unknown): string => {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number') return Number.isNaN(value) ? 'not a number' : 'a number';
+  if (typeof value === 'object') return 'an object';
+  return `a ${typeof value}`;
+};
+
+/** Zod's `expected` of an invalid_type issue, in the same words. */
+const EXPECTED: Readonly<Record<string, string>> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'a boolean',
+  object: 'an object',
+  record: 'an object',
+  map: 'an object',
+  array: 'an array',
+  tuple: 'an array',
+  null: 'null',
+};
+
+/**
+ * Turns Zod issues into the `errors[]` of SPEC 7, one entry per offending field. The issues must come from a
+ * parse with `reportInput` (as parseOrThrow does): a missing field is told from a mistyped one by its input.
+ */
 export const fieldErrors = (error: z.ZodError, prefix = ''): FieldError[] =>
   error.issues.flatMap((issue): FieldError[] => {
     if (issue.code === 'unrecognized_keys') {
@@ -21,6 +47,18 @@ export const fieldErrors = (error: z.ZodError, prefix = ''): FieldError[] =>
     }
     if (issue.code === 'invalid_type' && issue.input === undefined) {
       return [{ pointer: toPointer(issue.path, prefix), code: 'required', message: 'is required' }];
+    }
+    if (issue.code === 'invalid_type') {
+      // A value of the wrong type is there: saying it "is required" would send the client looking for a
+      // missing field.
+      const expected = EXPECTED[issue.expected] ?? issue.expected;
+      return [
+        {
+          pointer: toPointer(issue.path, prefix),
+          code: 'invalid_type',
+          message: `must be ${expected}, not ${kindOf(issue.input)}`,
+        },
+      ];
     }
     if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator) {
       return [
@@ -48,7 +86,8 @@ export const parseOrThrow = <S extends z.ZodType>(
   input: unknown,
   options: { prefix?: string; message?: string } = {},
 ): z.output<S> => {
-  const result = schema.safeParse(input);
+  // reportInput: an issue carries the value it is about, which tells a missing field from a mistyped one.
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   throw new ValidationError(
     options.message ?? 'The request is invalid.',

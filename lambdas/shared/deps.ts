@@ -1,6 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
-import { GuardedHttp } from '../adapters/guarded-http';
 import { DEFAULT_WEB_LIMITS, type WebSourceSettings, webUserAgent } from '../core/catalog/web/limits';
 import type {
   Clock,
@@ -26,6 +25,7 @@ import {
   credentialRepository,
   exportRepository,
   fileRepository,
+  guardedHttp,
   idempotencyStore,
   jobRepository,
   outboxReader,
@@ -88,7 +88,7 @@ export const buildDeps = (config: Config, overrides: Partial<AppDeps> = {}): App
     uploads: streamingObjectStore(config, 'uploads', clock),
     catalogs: streamingObjectStore(config, 'catalogs', clock),
     exportFiles: streamingObjectStore(config, 'exports', clock),
-    http: new GuardedHttp({ allowLoopback: config.allowLoopbackUrls }),
+    http: guardedHttp(config),
     retryDelays: config.callbackRetryDelays,
     clock,
     ids: randomIds,

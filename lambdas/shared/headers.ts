@@ -11,3 +11,21 @@ export const header = (event: Pick<APIGatewayProxyEvent, 'headers'>, name: strin
   }
   return undefined;
 };
+
+/**
+ * Every value a request header was sent with, whatever its case: API Gateway's `headers` keeps only the
+ * last of a repeated header, `multiValueHeaders` all of them.
+ */
+export const headerValues = (
+  event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>,
+  name: string,
+): string[] => {
+  const wanted = name.toLowerCase();
+  const values: string[] = [];
+  for (const [key, list] of Object.entries(event.multiValueHeaders ?? {})) {
+    if (key.toLowerCase() === wanted) values.push(...(list ?? []));
+  }
+  if (values.length > 0) return values;
+  const single = header(event, name);
+  return single === undefined ? [] : [single];
+};

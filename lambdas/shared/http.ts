@@ -1,5 +1,4 @@
 import middy, { type MiddlewareObj } from '@middy/core';
-import jsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Principal, Scope } from '../core/auth';
 import {
@@ -14,7 +13,7 @@ import { LIMITS, normaliseId } from '../core/schemas/job';
 import { checkIdempotencyKey, claimIdempotencyKey, requestFingerprint } from '../core/use-cases/idempotency';
 import { toPointer } from '../core/validation';
 import type { AppDeps } from './deps';
-import { header } from './headers';
+import { header, headerValues } from './headers';
 import { publishMetrics } from './metrics';
 import { toProblem } from './problem';
 
@@ -109,12 +108,38 @@ const requireScope = (deps: Pick<AppDeps, 'logger'>, scope: Scope): MiddlewareOb
   },
 });
 
-const parser = jsonBodyParser();
+/**
+ * The media type and charset of a Content-Type header (RFC 9110 8.3: both case-insensitive, the charset
+ * possibly quoted, whitespace allowed around the parameters), or undefined when it is not a media type.
+ */
+const mediaTypeOf = (value: string): { type: string; charset?: string } | undefined => {
+  const [type = '', ...params] = value.split(';');
+  const essence = type.trim().toLowerCase();
+  if (!/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(essence)) return undefined;
+  let charset: string | undefined;
+  for (const param of params) {
+    const eq = param.indexOf('=');
+    if (eq < 0) continue;
+    if (param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
+    charset = param
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
+  }
+  return { type: essence, charset };
+};
+
+/** JSON is UTF-8 (RFC 8259 8.1); US-ASCII is a subset of it. */
+const JSON_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * Request bodies: at most 1 MB (413), `application/json` (415), well-formed JSON (400) within SPEC 9's
- * limits (400 naming each field: nested at most 32 levels, numbers finite and within ±(2^53 − 1) as
- * written, no `__proto__` key). The parsed body replaces `event.body`; the raw text stays in `event.rawBody`.
+ * Request bodies: at most 1 MB (413), `application/json` or `application/*+json` in UTF-8 (415),
+ * well-formed JSON (400) within SPEC 9's limits (400 naming each field: nested at most 32 levels, numbers
+ * finite and within ±(2^53 − 1) as written, no `__proto__` key). The parsed body replaces `event.body`; the
+ * raw text stays in `event.rawBody`.
  */
 const jsonRequestBody = (): MiddlewareObj<ApiEvent, ApiResult> => ({
   before: async (request) => {
@@ -127,25 +152,49 @@ const jsonRequestBody = (): MiddlewareObj<ApiEvent, ApiResult> => ({
         `The body is ${bytes} bytes; the limit is ${LIMITS.bodyBytes} bytes (1 MB).`,
       );
     }
-    const contentType = header(request.event, 'content-type');
-    if (!contentType || !/^application\/(.+\+)?json\s*($|;)/i.test(contentType)) {
+    const media = mediaTypeOf(header(request.event, 'content-type') ?? '');
+    if (!media || !/^application\/(.+\+)?json$/.test(media.type)) {
       throw new UnsupportedMediaTypeError('Send the body as JSON with Content-Type: application/json.');
+    }
+    if (media.charset !== undefined && !JSON_CHARSETS.has(media.charset)) {
+      throw new UnsupportedMediaTypeError(
+        `JSON is read as UTF-8; the body declares charset=${media.charset.slice(0, 40)}. Send it as UTF-8 (charset=utf-8, or no charset).`,
+      );
+    }
+    // The API does not decompress request bodies (no compression is configured on the API): a gzipped body
+    // would otherwise be judged "not valid JSON", and a plain one labelled gzip read as if the label lied.
+    const encoding = (header(request.event, 'content-encoding') ?? '').trim().toLowerCase();
+    if (encoding !== '' && encoding !== 'identity') {
+      throw new UnsupportedMediaTypeError(
+        `The body is sent with Content-Encoding: ${encoding.slice(0, 40)}; send it uncompressed.`,
+      );
     }
     if (raw === null || raw.trim() === '') {
       throw new ValidationError('The request body is empty; a JSON object is expected.', [
         { pointer: '', code: 'required', message: 'a JSON object is required' },
       ]);
     }
+    let text = raw;
+    if (request.event.isBase64Encoded) {
+      try {
+        text = utf8.decode(Buffer.from(raw, 'base64'));
+      } catch {
+        throw new ValidationError('The request body is not valid UTF-8.', [
+          { pointer: '', code: 'malformed_json', message: 'the body is not valid UTF-8' },
+        ]);
+      }
+    }
+    // RFC 8259 8.1 lets a parser ignore a byte order mark; files saved by Windows editors start with one.
+    if (text.startsWith('\uFEFF')) text = text.slice(1);
+    let parsed: unknown;
     try {
-      // middy's parser also handles base64-encoded bodies and the headers' casing.
-      await parser.before?.(request as never);
+      parsed = JSON.parse(text);
     } catch {
       throw new ValidationError('The request body is not valid JSON.', [
         { pointer: '', code: 'malformed_json', message: 'the body could not be parsed as JSON' },
       ]);
     }
     // Judged on the text: JSON.parse has already rounded big numbers and turned 1e400 into Infinity.
-    const text = request.event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
     const problems = checkJsonText(text);
     if (problems.length > 0) {
       throw new ValidationError(
@@ -153,6 +202,7 @@ const jsonRequestBody = (): MiddlewareObj<ApiEvent, ApiResult> => ({
         problems.map(({ path, code, message }) => ({ pointer: toPointer(path), code, message })),
       );
     }
+    request.event.body = parsed;
   },
 });
 
@@ -173,6 +223,12 @@ const idempotency = (deps: Pick<AppDeps, 'idempotency' | 'clock'>): MiddlewareOb
     before: async (request) => {
       const raw = header(request.event, 'idempotency-key');
       if (raw === undefined) return undefined;
+      // Two different keys on one request: which one the client meant is anyone's guess.
+      if (new Set(headerValues(request.event, 'idempotency-key')).size > 1) {
+        throw new ValidationError('The request carries more than one Idempotency-Key header.', [
+          { pointer: '/headers/idempotency-key', code: 'repeated', message: 'send one Idempotency-Key' },
+        ]);
+      }
       const key = checkIdempotencyKey(raw);
       const { clientId } = principalOf(request.event);
       const route = `${request.event.httpMethod} ${request.event.resource}`;
@@ -243,10 +299,27 @@ export const httpRoute = (
   return chain.handler(async (event) => route(event, principalOf(event))) as unknown as ApiHandler;
 };
 
-/** Query string parameters as a plain object (API Gateway gives null when there are none). */
+/**
+ * Query string parameters as a plain object (API Gateway gives null when there are none). A parameter
+ * repeated with different values (`state=completed&state=failed`) is a 400: API Gateway keeps the last one
+ * only, which would silently drop a filter the client asked for.
+ */
 export const queryOf = (
-  event: Pick<APIGatewayProxyEvent, 'queryStringParameters'>,
+  event: Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>,
 ): Record<string, string> => {
+  const repeated = Object.entries(event.multiValueQueryStringParameters ?? {}).filter(
+    ([, values]) => new Set(values ?? []).size > 1,
+  );
+  if (repeated.length > 0) {
+    throw new ValidationError(
+      'A query parameter is repeated.',
+      repeated.map(([name]) => ({
+        pointer: toPointer(['query', name]),
+        code: 'repeated',
+        message: 'give this parameter once',
+      })),
+    );
+  }
   // From entries: a parameter named `__proto__` stays a key (and is refused as unknown by the schema).
   return Object.fromEntries(
     Object.entries(event.queryStringParameters ?? {}).filter(

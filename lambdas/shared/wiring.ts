@@ -11,6 +11,7 @@ import { DynamoIdempotencyStore } from '../adapters/dynamo-idempotency-store';
 import { DynamoJobRepository } from '../adapters/dynamo-job-repository';
 import { DynamoOutboxReader } from '../adapters/dynamo-outbox-reader';
 import type { TableContext } from '../adapters/dynamo-table';
+import { GuardedHttp } from '../adapters/guarded-http';
 import { S3ObjectStore } from '../adapters/s3-object-store';
 import { SqsWorkQueue } from '../adapters/sqs-work-queue';
 import type { Clock, IdGenerator } from '../core/ports';
@@ -153,3 +154,21 @@ export type OperationsRouteDeps = Pick<
   AppDeps,
   'jobs' | 'exports' | 'catalogs' | 'files' | 'uploads' | 'queue' | 'clock' | 'ids' | 'logger' | 'metrics'
 >;
+
+/**
+ * The guarded outbound client of SPEC 8 for `config`: loopback allowed only where the runtime allows it,
+ * and never the ports of the local runtime's own emulators (`config.endpoints`, unset in AWS).
+ */
+export const guardedHttp = (config: Pick<Config, 'allowLoopbackUrls' | 'endpoints'>): GuardedHttp =>
+  new GuardedHttp({
+    allowLoopback: config.allowLoopbackUrls,
+    refusedLoopbackPorts: Object.values(config.endpoints)
+      .flatMap((endpoint) => {
+        try {
+          return endpoint ? [new URL(endpoint)] : [];
+        } catch {
+          return [];
+        }
+      })
+      .map((url) => Number(url.port || (url.protocol === 'https:' ? 443 : 80))),
+  });

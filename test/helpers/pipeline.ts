@@ -45,6 +45,8 @@ export const startPipeline = async (
   const deps = buildDeps(config, {
     logger: silentLogger(),
     http: new GuardedHttp({ allowLoopback: true }),
+    // POST /v1/jobs refuses loopback URLs unless the runtime allows them, as the client above does.
+    allowLoopbackUrls: true,
     // The job worker's OCR, as job-worker.ts gives it in Lambda and npm start.
     ...draftingAdapters(config.moduleRoot),
     ...options.overrides,

@@ -204,14 +204,18 @@ describe('job processing against the emulators (SPEC 5.2)', () => {
     expect(done.error?.detail).toContain('HTTP 404');
   });
 
-  it('refuses a source on a private address even though loopback is allowed', async () => {
-    const job = await submit({
-      job_type: 'new_menu',
-      job_data: { catalog_sources: ['http://169.254.169.254/latest/meta-data'] },
+  it('refuses a source on a private address even though loopback is allowed, before storing the job', async () => {
+    // The worker's guarded client refuses it too (test/unit/guarded-http.test.ts): this is the early answer.
+    await expect(
+      submit({
+        job_type: 'new_menu',
+        job_data: { catalog_sources: ['http://169.254.169.254/latest/meta-data'] },
+      }),
+    ).rejects.toMatchObject({
+      errors: [
+        expect.objectContaining({ pointer: '/job/job_data/catalog_sources/0', code: 'internal_address' }),
+      ],
     });
-    const done = await settled(job);
-    expect(done.state).toBe('failed');
-    expect(done.error?.detail).toMatch(/linkLocal.*may not be reached/);
   });
 
   it('sends an unreadable PDF to review; an operator replaces the catalog and completes it', async () => {

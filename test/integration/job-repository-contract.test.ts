@@ -238,4 +238,25 @@ describe('DynamoJobRepository cursors', () => {
     const stolen = await jobs.list(attacker, { limit: 10, cursor: page.nextCursor! });
     expect(stolen.items).toEqual([]);
   });
+
+  const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
+
+  it.each([
+    ['empty keys', { sk: '', gsk: '' }],
+    ['an empty index key', { sk: 'JOB#x', gsk: '' }],
+    ['a key past DynamoDB’s 1 KB sort-key limit', { sk: `JOB#${'€'.repeat(400)}`, gsk: '2026' }],
+    ['a control character', { sk: 'JOB#\u0000', gsk: '2026' }],
+  ])('refuses a well-formed cursor holding %s with a 400, not a 500', async (_what, forged) => {
+    const jobs = emulatorDeps().jobs;
+    await expect(jobs.list(uniqueClient(), { limit: 5, cursor: cursorOf(forged) })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
+  });
+
+  it('refuses a forged review-queue cursor with a 400, not a 500', async () => {
+    const jobs = emulatorDeps().jobs;
+    await expect(jobs.listForReview(5, cursorOf({ sk: '', pk: '', gsk: '' }))).rejects.toBeInstanceOf(
+      ValidationError,
+    );
+  });
 });

@@ -12,7 +12,7 @@ import { emulatorDeps, uniqueClient } from '../helpers/integration';
  * source was cut at about 105 MB and the job completed with what had been read.)
  */
 
-const deps = emulatorDeps({ http: new GuardedHttp({ allowLoopback: true }) });
+const deps = emulatorDeps({ http: new GuardedHttp({ allowLoopback: true }), allowLoopbackUrls: true });
 let server: Server;
 let base: string;
 let streamed = 0;

@@ -73,6 +73,46 @@ describe('job request schema (seed 2.1/2.2, SPEC 3.1)', () => {
     }
   });
 
+  it('tells a field of the wrong type from a missing one', () => {
+    expect(
+      errorsOf(withJobData('new_menu', { merchant_name: 5, catalog_sources: 'https://a.test/x.csv' })),
+    ).toEqual([
+      {
+        pointer: '/job/job_data/catalog_sources',
+        code: 'invalid_type',
+        message: 'must be an array, not a string',
+      },
+      {
+        pointer: '/job/job_data/merchant_name',
+        code: 'invalid_type',
+        message: 'must be a string, not a number',
+      },
+    ]);
+    expect(errorsOf({ job: { ...aJobRequest().job, metadata: { ticket: 7, flag: null } } })).toEqual([
+      { pointer: '/job/metadata/ticket', code: 'invalid_type', message: 'must be a string, not a number' },
+      { pointer: '/job/metadata/flag', code: 'invalid_type', message: 'must be a string, not null' },
+    ]);
+    expect(errorsOf([aJobRequest()])).toEqual([
+      { pointer: '', code: 'invalid_type', message: 'must be an object, not an array' },
+    ]);
+  });
+
+  it.each(['5.5', 'ten', '0x10', '+5', '1e1', ' 5', ''])(
+    'says a limit of %j is not a whole number written in digits (no hex, sign or exponent read as one)',
+    (limit) => {
+      expect(() => parseOrThrow(listJobsQuerySchema, { limit })).toThrow(
+        expect.objectContaining({
+          errors: [
+            expect.objectContaining({
+              pointer: '/limit',
+              message: 'must be a whole number from 1 to 100, written in digits',
+            }),
+          ],
+        }),
+      );
+    },
+  );
+
   it('requires image_sources for retail_image_mapping', () => {
     expect(pointers(withJobData('retail_image_mapping', { image_sources: undefined }))).toEqual([
       '/job/job_data/image_sources',
@@ -136,6 +176,24 @@ describe('job request schema (seed 2.1/2.2, SPEC 3.1)', () => {
         ]);
       },
     );
+
+    it.each([
+      'https://user:secret@merchant.test/menu.csv',
+      'https://token@merchant.test/menu.csv',
+      'http://:pw@a.test/x',
+    ])('refuses %j: credentials in a URL are never sent, only kept', (source) => {
+      expect(errorsOf(withJobData('new_menu', { catalog_sources: [source] }))).toEqual([
+        expect.objectContaining({
+          pointer: '/job/job_data/catalog_sources/0',
+          message: expect.stringContaining('password'),
+        }),
+      ]);
+      expect(
+        pointers(
+          withJobData('retail_image_mapping', { image_sources: [source.replace('menu.csv', '1.png')] }),
+        ),
+      ).toEqual(['/job/job_data/image_sources/0']);
+    });
 
     it('needs 1 to 50 entries', () => {
       expect(pointers(withJobData('new_menu', { catalog_sources: [] }))).toEqual([

@@ -90,8 +90,37 @@ describe('checkJsonText', () => {
     expect(checkJsonText('{"a":{"\\u005f_proto__":{}}}')).toEqual([
       expect.objectContaining({ path: ['a', '__proto__'], code: 'reserved_key' }),
     ]);
-    expect(checkJsonText('{"a":1e999,"a":1}')).toEqual([expect.objectContaining({ path: ['a'] })]);
+    expect(checkJsonText('{"a":1e999,"a":1}')).toEqual([
+      expect.objectContaining({ path: ['a'], code: 'number_out_of_range' }),
+      expect.objectContaining({ path: ['a'], code: 'duplicate_key' }),
+    ]);
     expect(checkJsonText('{"constructor":"c","prototype":{}}')).toEqual([]);
+  });
+
+  it('refuses a key given twice in one object, however it is spelled, and nowhere else', () => {
+    expect(checkJsonText('{"job":{"job_type":"new_menu","job_type":"new_retail_catalog"}}')).toEqual([
+      expect.objectContaining({ path: ['job', 'job_type'], code: 'duplicate_key' }),
+    ]);
+    expect(checkJsonText('{"a":{"k":1,"\\u006b":2}}')).toEqual([
+      expect.objectContaining({ path: ['a', 'k'], code: 'duplicate_key' }),
+    ]);
+    expect(checkJsonText('{"a":{"k":1},"b":{"k":1},"c":[{"k":1},{"k":2}],"k":"k"}')).toEqual([]);
+  });
+
+  it('refuses unpaired surrogates in keys and values, escaped or raw, and keeps pairs, NUL and RTL marks', () => {
+    expect(checkJsonText('{"name":"\\ud800 x","m":{"\\udfff":"v"},"l":["ok","\\uDBFF"]}')).toEqual([
+      expect.objectContaining({ path: ['name'], code: 'invalid_unicode' }),
+      expect.objectContaining({ path: ['m', '\udfff'], code: 'invalid_unicode' }),
+      expect.objectContaining({ path: ['l', 1], code: 'invalid_unicode' }),
+    ]);
+    expect(checkJsonText(`{"raw":"${'\ud800'}"}`)).toEqual([
+      expect.objectContaining({ path: ['raw'], code: 'invalid_unicode' }),
+    ]);
+    expect(checkJsonText('{"a":"\\ud83c\\udf55 \\u0000 \\u202e \\\\ud800","\\u202e":"x"}')).toEqual([]);
+    expect(checkJsonValue({ a: 'ok', b: ['\udc00'], '\ud800': 1 }, 5).map((p) => p.code)).toEqual([
+      'invalid_unicode',
+      'invalid_unicode',
+    ]);
   });
 
   it('is not confused by strings that look like JSON', () => {

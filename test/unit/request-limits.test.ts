@@ -9,6 +9,7 @@ import { makeCreateJobHandler } from '../../lambdas/handlers/http/create-job';
 import { makeGetExportHandler } from '../../lambdas/handlers/http/get-export';
 import { makeGetFileHandler } from '../../lambdas/handlers/http/get-file';
 import { makeGetJobHandler } from '../../lambdas/handlers/http/get-job';
+import { makeListJobsHandler } from '../../lambdas/handlers/http/list-jobs';
 import { makeOpsGetJobHandler } from '../../lambdas/handlers/http/ops-get-job';
 import type { ApiHandler } from '../../lambdas/shared/http';
 import { aJob, apiEvent, lambdaContext, withJobData } from '../helpers/factories';
@@ -222,5 +223,160 @@ describe('path parameters and ids', () => {
     );
     expect(created.statusCode).toBe(201);
     expect(created.json.job_data.catalog_sources).toEqual([file.json.id]);
+  });
+});
+
+describe('Content-Type and encoding of request bodies', () => {
+  const withType = (deps: FakeDeps, contentType: string, rawBody = jobText('')) =>
+    call(makeCreateJobHandler(deps), apiEvent({ rawBody, headers: { 'Content-Type': contentType } }));
+
+  it.each([
+    'application/json',
+    'APPLICATION/JSON',
+    'Application/Json; Charset=UTF-8',
+    'application/json ; charset=utf-8',
+    'application/json;charset="utf-8"',
+    'application/json;',
+    'application/merge-patch+json',
+  ])('reads JSON sent as %j', async (contentType) => {
+    const deps = fakeDeps();
+    const res = await withType(deps, contentType);
+    expect(res.statusCode).toBe(201);
+    expect(deps.jobs.items.size).toBe(1);
+  });
+
+  it.each([
+    'text/plain',
+    'application/json, text/plain',
+    'application/jsonx',
+    'multipart/form-data; boundary=x',
+    '',
+  ])('answers 415 to %j and stores nothing', async (contentType) => {
+    const deps = fakeDeps();
+    const res = await withType(deps, contentType);
+    expectProblem(res, 415);
+    expect(res.json.code).toBe('unsupported_media_type');
+    expect(deps.jobs.items.size).toBe(0);
+  });
+
+  it('answers 415 to JSON declared in a charset other than UTF-8, saying why', async () => {
+    const deps = fakeDeps();
+    const res = await withType(deps, 'application/json; charset=ISO-8859-1');
+    expectProblem(res, 415);
+    expect(res.json.detail).toContain('UTF-8');
+    expect(res.json.detail).toContain('iso-8859-1');
+    expect(deps.jobs.items.size).toBe(0);
+  });
+
+  it.each(['gzip', 'br, gzip'])('answers 415 to a body sent with Content-Encoding: %s', async (encoding) => {
+    const deps = fakeDeps();
+    const res = await call(
+      makeCreateJobHandler(deps),
+      apiEvent({ rawBody: jobText(''), headers: { 'Content-Encoding': encoding } }),
+    );
+    expectProblem(res, 415);
+    expect(res.json.detail).toContain('uncompressed');
+    expect(deps.jobs.items.size).toBe(0);
+  });
+
+  it('ignores a UTF-8 byte order mark before the JSON', async () => {
+    const deps = fakeDeps();
+    const res = await withType(deps, 'application/json', `\uFEFF${jobText('')}`);
+    expect(res.statusCode).toBe(201);
+  });
+
+  it('refuses a base64-encoded body that is not UTF-8 instead of replacing its bytes', async () => {
+    const deps = fakeDeps();
+    const latin1 = Buffer.from(jobText('').replace('"Joe"', '"Caf\u00e9"'), 'latin1');
+    const event = { ...apiEvent({ rawBody: latin1.toString('base64') }), isBase64Encoded: true };
+    const res = await call(makeCreateJobHandler(deps), event);
+    expectProblem(res, 400);
+    expect(res.json.errors).toEqual([expect.objectContaining({ pointer: '', code: 'malformed_json' })]);
+    expect(deps.jobs.items.size).toBe(0);
+  });
+});
+
+describe('repeated query parameters and headers', () => {
+  const listWith = (deps: FakeDeps, multi: Record<string, string[]>) =>
+    call(makeListJobsHandler(deps), {
+      ...apiEvent({
+        method: 'GET',
+        query: Object.fromEntries(Object.entries(multi).map(([k, v]) => [k, v.at(-1)!])),
+      }),
+      multiValueQueryStringParameters: multi,
+    });
+
+  it('answers 400 to a filter given twice with different values, rather than keep only the last', async () => {
+    const deps = fakeDeps();
+    await deps.jobs.create(aJob({ clientId: 'client-a', state: 'failed' }));
+    const res = await listWith(deps, { state: ['completed', 'failed'], limit: ['1', '2'] });
+    expectProblem(res, 400);
+    expect(res.json.errors).toEqual([
+      { pointer: '/query/state', code: 'repeated', message: 'give this parameter once' },
+      { pointer: '/query/limit', code: 'repeated', message: 'give this parameter once' },
+    ]);
+  });
+
+  it('takes a parameter repeated with the same value', async () => {
+    const deps = fakeDeps();
+    await deps.jobs.create(aJob({ clientId: 'client-a', state: 'failed' }));
+    const res = await listWith(deps, { state: ['failed', 'failed'] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json.data).toHaveLength(1);
+  });
+
+  it('answers 400 to two different Idempotency-Key headers and creates nothing', async () => {
+    const deps = fakeDeps();
+    const event = apiEvent({ rawBody: jobText(''), headers: { 'Idempotency-Key': 'second' } });
+    const res = await call(makeCreateJobHandler(deps), {
+      ...event,
+      multiValueHeaders: { ...event.multiValueHeaders, 'Idempotency-Key': ['first', 'second'] },
+    });
+    expectProblem(res, 400);
+    expect(res.json.errors).toEqual([
+      expect.objectContaining({ pointer: '/headers/idempotency-key', code: 'repeated' }),
+    ]);
+    expect(deps.jobs.items.size).toBe(0);
+  });
+});
+
+describe('ambiguous and ill-formed text in request bodies', () => {
+  it('answers 400 to a key given twice, rather than let the last one silently win', async () => {
+    const deps = fakeDeps();
+    const res = await postJob(
+      deps,
+      jobText('').replace('"job_type":"new_menu"', '"job_type":"new_menu","job_type":"new_retail_catalog"'),
+    );
+    expectProblem(res, 400);
+    expect(res.json.errors).toEqual([
+      expect.objectContaining({ pointer: '/job/job_type', code: 'duplicate_key' }),
+    ]);
+    expect(deps.jobs.items.size).toBe(0);
+  });
+
+  it.each([
+    [
+      'merchant_name',
+      ',"merchant_address":"1 Main St"',
+      '"Joe"',
+      '"Jo\\ud800e"',
+      '/job/job_data/merchant_name',
+    ],
+    ['instructions', ',"instructions":"\\udfff"', '', '', '/job/job_data/instructions'],
+    ['a metadata key', '', '', '', '/job/metadata/\udbff'],
+  ])('answers 400 to an unpaired surrogate in %s, naming it', async (_field, extra, from, to, pointer) => {
+    const deps = fakeDeps();
+    const metadata = pointer.startsWith('/job/metadata') ? ',"metadata":{"\\udbff":"x"}' : '';
+    const res = await postJob(deps, jobText(extra, metadata).replace(from, to));
+    expectProblem(res, 400);
+    expect(res.json.errors).toEqual([expect.objectContaining({ pointer, code: 'invalid_unicode' })]);
+    expect(deps.jobs.items.size).toBe(0);
+  });
+
+  it('keeps NUL, right-to-left marks and astral characters as sent', async () => {
+    const deps = fakeDeps();
+    const res = await postJob(deps, jobText('').replace('"Joe"', '"Jo\\u0000e \\u202e \\ud83c\\udf55"'));
+    expect(res.statusCode).toBe(201);
+    expect(res.json.job_data.merchant_name).toBe('Jo\u0000e \u202e 🍕');
   });
 });

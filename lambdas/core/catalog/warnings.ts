@@ -13,6 +13,7 @@ export const WARNING_CODES = [
   'ambiguous_column',
   'encoding_fallback',
   'unreadable_record',
+  'hidden_sheet',
   // one value
   'invalid_value',
   'too_long',

@@ -70,10 +70,29 @@ export const isHttpUrl = (value: string): boolean => {
   }
 };
 
+/**
+ * False for a URL with a user name or password (`https://user:secret@host/`): the guarded client never
+ * sends them, so the fetch would fail as unauthorised, and the secret would sit in the job's data and
+ * in every error that names the source.
+ */
+const hasNoCredentials = (value: string): boolean => {
+  try {
+    const url = new URL(value);
+    return url.username === '' && url.password === '';
+  } catch {
+    return true;
+  }
+};
+
+const NO_CREDENTIALS = {
+  message: 'must not carry a user name or password (user:password@): the service does not send them',
+};
+
 const httpUrl = z
   .string()
   .max(LIMITS.urlLength, { message: `must be at most ${LIMITS.urlLength} characters` })
-  .refine(isHttpUrl, { message: 'must be an absolute http(s) URL' });
+  .refine(isHttpUrl, { message: 'must be an absolute http(s) URL' })
+  .refine(hasNoCredentials, NO_CREDENTIALS);
 
 /** A catalog source: an http(s) URL, or the id of a file uploaded through POST /v1/files. */
 export const catalogSourceSchema = z
@@ -82,6 +101,7 @@ export const catalogSourceSchema = z
   .refine((s) => isUuid(s) || isHttpUrl(s), {
     message: 'must be an http(s) URL or the id of an uploaded file',
   })
+  .refine(hasNoCredentials, NO_CREDENTIALS)
   .overwrite(normaliseId);
 
 const nonBlank = (max: number) =>
@@ -193,10 +213,28 @@ export const JOB_STATES = [
 ] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
+/**
+ * A page size in a query string: decimal digits only (`0x10`, `+5`, `1e1` or an empty value are refused,
+ * where a plain number coercion would read them), 1–100, 20 when absent.
+ */
+export const pageLimitSchema = z
+  .preprocess((value, ctx) => {
+    if (typeof value === 'string' && !/^[0-9]{1,6}$/.test(value)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be a whole number from 1 to 100, written in digits',
+        input: value,
+      });
+    }
+    return value;
+  }, z.coerce.number().int().min(1).max(100))
+  .default(20)
+  .meta({ default: 20 });
+
 export const listJobsQuerySchema = z.strictObject({
   state: z.enum(JOB_STATES).optional(),
   job_type: z.enum(JOB_TYPES).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: pageLimitSchema,
   cursor: z.string().min(1).max(2048).optional(),
 });
 export type ListJobsQuery = z.infer<typeof listJobsQuerySchema>;

@@ -1,9 +1,10 @@
 import * as z from 'zod';
+import { pageLimitSchema } from './job';
 
 /** GET /v1/ops/jobs: only the review queue is listed (SPEC 5.4). */
 export const opsListQuerySchema = z.strictObject({
   state: z.literal('in_review').default('in_review'),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: pageLimitSchema,
   cursor: z.string().min(1).max(2048).optional(),
 });
 

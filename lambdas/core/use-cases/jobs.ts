@@ -1,3 +1,4 @@
+import { literalHostAllowed } from '../address-policy';
 import {
   ConflictError,
   DependencyUnavailableError,
@@ -38,17 +39,51 @@ export interface JobDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly jobSettings: JobSettings;
+  /** The local runtime's ALLOW_LOOPBACK_URLS: loopback URL hosts are allowed (SPEC 8). */
+  readonly allowLoopbackUrls: boolean;
 }
 
 const addHours = (date: Date, hours: number): string =>
   new Date(date.getTime() + hours * 3_600_000).toISOString();
 
 /**
- * Checks that every uploaded-file id in catalog_sources is a file of this client that has been uploaded.
- * URLs are checked when the worker fetches them (SPEC 8), not here.
+ * URLs the guarded client would certainly refuse (SPEC 8), found without a DNS query: a host that is an IP
+ * literal outside what may be reached (in any spelling: `169.254.169.254`, `0xa9fea9fe`, `[::ffff:10.0.0.1]`)
+ * or a localhost name where loopback is not allowed. Refused now, as callback_url is, rather than failing
+ * the job later; host names are checked by the worker against what they resolve to.
+ */
+const internalUrlProblems = (spec: JobSpec, allowLoopback: boolean): FieldError[] => {
+  const lists = {
+    catalog_sources: spec.job_data.catalog_sources,
+    image_sources: 'image_sources' in spec.job_data ? (spec.job_data.image_sources ?? []) : [],
+  };
+  const problems: FieldError[] = [];
+  for (const [field, urls] of Object.entries(lists)) {
+    urls.forEach((value, index) => {
+      if (isUuid(value)) return;
+      let url: URL;
+      try {
+        url = new URL(value);
+      } catch {
+        return;
+      }
+      if (literalHostAllowed(url, { allowLoopback })) return;
+      problems.push({
+        pointer: `/job/job_data/${field}/${index}`,
+        code: 'internal_address',
+        message: 'must not point at an internal address',
+      });
+    });
+  }
+  return problems;
+};
+
+/**
+ * Checks that every uploaded-file id in catalog_sources is a file of this client that has been uploaded,
+ * and that no URL names an internal address outright (internalUrlProblems).
  */
 const checkUploadedSources = async (deps: JobDeps, clientId: string, spec: JobSpec): Promise<void> => {
-  const problems: FieldError[] = [];
+  const problems: FieldError[] = internalUrlProblems(spec, deps.allowLoopbackUrls);
   await Promise.all(
     spec.job_data.catalog_sources.map(async (source, index) => {
       if (!isUuid(source)) return;

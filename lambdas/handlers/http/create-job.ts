@@ -25,6 +25,7 @@ export type CreateJobDeps = Pick<
   | 'clock'
   | 'ids'
   | 'jobSettings'
+  | 'allowLoopbackUrls'
   | 'idempotency'
   | 'logger'
   | 'metrics'
@@ -54,5 +55,6 @@ export const handler = lazy(() => {
     queue: workQueue(config),
     idempotency: idempotencyStore(config),
     jobSettings: config.jobSettings,
+    allowLoopbackUrls: config.allowLoopbackUrls,
   });
 });

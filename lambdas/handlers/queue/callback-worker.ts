@@ -1,4 +1,3 @@
-import { GuardedHttp } from '../../adapters/guarded-http';
 import { callbackMessageSchema } from '../../core/messages';
 import { exportResource } from '../../core/model';
 import { deliverCallback } from '../../core/use-cases/callbacks';
@@ -8,7 +7,14 @@ import type { AppDeps } from '../../shared/deps';
 import { lazy } from '../../shared/lazy';
 import { count, METRIC } from '../../shared/metrics';
 import { sqsConsumer } from '../../shared/queue';
-import { basics, credentialRepository, exportRepository, objectStore, workQueue } from '../../shared/wiring';
+import {
+  basics,
+  credentialRepository,
+  exportRepository,
+  guardedHttp,
+  objectStore,
+  workQueue,
+} from '../../shared/wiring';
 
 export type CallbackWorkerDeps = Pick<
   AppDeps,
@@ -58,7 +64,7 @@ export const handler = lazy(() => {
     ...basics(config),
     exports: exportRepository(config),
     credentials: credentialRepository(config),
-    http: new GuardedHttp({ allowLoopback: config.allowLoopbackUrls }),
+    http: guardedHttp(config),
     queue: workQueue(config),
     retryDelays: config.callbackRetryDelays,
     exportFiles: objectStore(config, 'exports'),

@@ -1,5 +1,4 @@
 import { QUEUES } from '../../../lib/resources';
-import { GuardedHttp } from '../../adapters/guarded-http';
 import { DEFAULT_WEB_LIMITS, webUserAgent } from '../../core/catalog/web/limits';
 import { jobMessageSchema } from '../../core/messages';
 import { type JobProcessingDeps, processJob } from '../../core/use-cases/job-processing';
@@ -14,6 +13,7 @@ import {
   basics,
   exportRepository,
   fileRepository,
+  guardedHttp,
   jobRepository,
   objectStore,
   workQueue,
@@ -61,7 +61,7 @@ export const handler = lazy(() => {
     uploads: objectStore(config, 'uploads'),
     // A catalog holds up to 200,000 items: written through a multipart upload, memory flat.
     catalogs: streamingObjectStore(config, 'catalogs'),
-    http: new GuardedHttp({ allowLoopback: config.allowLoopbackUrls }),
+    http: guardedHttp(config),
     queue: workQueue(config),
     webSources: { limits: DEFAULT_WEB_LIMITS, userAgent: webUserAgent(config.webContactUrl) },
     // OCR and PDF rendering for drafts (SPEC 5.2), started on the first image.

@@ -9,6 +9,7 @@ export const FIELDS = [
   'name',
   'description',
   'category',
+  'subcategory',
   'price',
   'currency',
   'sku',
@@ -48,9 +49,15 @@ const ALIASES: Readonly<Record<Field, readonly string[]>> = {
   category: [
     'category', 'categories', 'category name', 'section', 'menu section', 'menu category', 'department',
     'product category', 'product type', 'group', 'item category', 'course', 'collection', 'category path',
-    'reporting category', 'catégorie', 'categorie', 'rubrique', 'famille', 'categoría', 'categoria', 'sección',
+    'reporting category', 'dept', 'dept name', 'department name', 'catégorie', 'categorie', 'rubrique', 'famille', 'categoría', 'categoria', 'sección',
     'seccion', 'sezione', 'portata', 'kategorie', 'warengruppe', 'rubrik', 'gruppe', 'categorieën', 'groep',
     'カテゴリ', 'カテゴリー', '分類', '部門', '카테고리', '분류', '分类', '類別', '类别',
+  ],
+  subcategory: [
+    'subcategory', 'sub category', 'subcategory 1', 'sub category 1', 'subcategory 2', 'sub category 2',
+    'subcategory 3', 'sub category 3', 'subcategory 4', 'sub category 4', 'sub department',
+    'sous catégorie', 'sous categorie', 'subcategoría', 'subcategoria', 'unterkategorie', 'sottocategoria',
+    'subcategorie', 'サブカテゴリ', '小分類',
   ],
   price: [
     'price', 'regular price', 'variant price', 'amount', 'unit price', 'retail price', 'sell price',
@@ -64,7 +71,8 @@ const ALIASES: Readonly<Record<Field, readonly string[]>> = {
   sku: [
     'sku', 'variant sku', 'item number', 'item no', 'item code', 'product code', 'article number', 'plu',
     'plu code', 'product sku', 'code', 'reference', 'ref', 'artikelnummer', 'art nr', 'artikel nr',
-    'référence', 'código', 'codigo', 'codice', 'artikelcode', '商品コード', '品番',
+    'référence', 'código', 'codigo', 'codice', 'artikelcode', '商品コード', '品番', 'custom sku',
+    'manufacturer sku', 'manufact sku', 'sku number', 'item sku', 'seller sku', 'merchant sku',
   ],
   gtin: [
     'gtin', 'barcode', 'upc', 'ean', 'variant barcode', 'gtin 13', 'gtin 14', 'gtin 12', 'gtin 8', 'ean 13',
@@ -76,14 +84,14 @@ const ALIASES: Readonly<Record<Field, readonly string[]>> = {
     'produttore', 'marke', 'hersteller', 'merk', 'fabrikant', 'ブランド', 'メーカー', '브랜드', '品牌',
   ],
   size: [
-    'size', 'portion', 'portion size', 'net content', 'pack size', 'volume', 'taille', 'tamaño', 'tamanho',
+    'size', 'sizes', 'portion', 'portions', 'portion size', 'net content', 'pack size', 'pack', 'volume', 'taille', 'tamaño', 'tamanho',
     'formato', 'größe', 'grösse', 'inhalt', 'maat', 'サイズ', '사이즈', '规格',
   ],
   unit: [
     'unit', 'uom', 'unit of measure', 'measure', 'unité', 'unidad', 'einheit', 'eenheid', '単位',
   ],
   variant: [
-    'variant', 'variation', 'variant name', 'variation name', 'option', 'option value', 'variante',
+    'variant', 'variants', 'variation', 'variations', 'variant name', 'variation name', 'option', 'option value', 'variante',
   ],
   calories: [
     'calories', 'calorie', 'kcal', 'cal', 'energy', 'energy kcal', 'calorías', 'kalorien', 'カロリー', '칼로리',

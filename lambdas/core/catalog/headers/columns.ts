@@ -23,15 +23,19 @@ export type HeaderLookup<F extends string> = (
 
 /**
  * The generic aliases of SPEC 5.2 (headers/aliases.ts). A header whose brackets list labels
- * (`Price (glass / bottle)`) is looked up without them.
+ * (`Price (glass / bottle)`) or qualify a field other than the price (`Barcode (EAN)`) is looked up
+ * without them.
  */
 export const genericLookup: HeaderLookup<Field> = (normalised, header) => {
   const found = fieldOf(normalised);
   if (found !== undefined) return found;
   const inBrackets = bracketed(header);
-  return inBrackets !== null && /[/|]/.test(inBrackets)
-    ? fieldOf(normaliseHeader(withoutBrackets(header)))
-    : undefined;
+  if (inBrackets === null) return undefined;
+  const base = fieldOf(normaliseHeader(withoutBrackets(header)));
+  if (/[/|]/.test(inBrackets)) return base;
+  // `Barcode (EAN)`, `Name (EN)`, `SKU (internal)`: the bracket qualifies the column, which is still the
+  // field. Not for prices: `Price (Large)` is a size's price column (size-columns.ts).
+  return base !== undefined && base[0] !== 'price' ? base : undefined;
 };
 
 /**

@@ -1,6 +1,12 @@
 import type { Field } from './aliases';
 import { type ColumnMap, genericLookup, mapColumns } from './columns';
-import { priceLabels, type SizeColumn, sizeColumn, sizeLabelsHeader } from './size-columns';
+import {
+  letterSizeColumns,
+  priceLabels,
+  type SizeColumn,
+  sizeColumn,
+  sizeLabelsHeader,
+} from './size-columns';
 
 /**
  * How a spreadsheet without a platform profile is read: its columns by the generic aliases of SPEC 5.2,
@@ -19,7 +25,8 @@ export interface GenericPlan {
 /**
  * Plans how to read a table's columns. `sizeColumns` (menus) looks for one price column per size and for
  * a price column named by its sizes (`Glass / Bottle`). A table with prices but no column named like a
- * name reads its first other column as the name (`Wine`, `Pizza`, a blank header).
+ * name reads its first other column as the name (`Wine`, `Pizza`, a blank header) when it comes before
+ * the price and the description, else its description column (`Code, Description, Price`).
  */
 export const genericPlan = (headers: readonly string[], options: { sizeColumns: boolean }): GenericPlan => {
   const mapped = mapColumns(headers, genericLookup);
@@ -37,18 +44,30 @@ export const genericPlan = (headers: readonly string[], options: { sizeColumns: 
       }
     }
     sizes = unused.map((i) => sizeColumn(headers[i] ?? '', i)).filter((s) => s !== null);
+    const named = new Set(sizes.map((s) => s.index));
+    const letters = letterSizeColumns(headers, unused).filter((s) => !named.has(s.index));
+    if (letters.length > 0) sizes = [...sizes, ...letters].sort((a, b) => a.index - b.index);
     if (sizes.length === 1 && fields.has('price')) sizes = [];
     const taken = new Set(sizes.map((s) => s.index));
     unused = unused.filter((i) => !taken.has(i));
   }
   if (!fields.has('name') && (fields.has('price') || sizes.length > 0)) {
     const first = unused.find((i) => (headers[i] ?? '').trim() !== '' || i === 0);
-    if (
-      first !== undefined &&
-      first < (fields.get('price')?.[0] ?? sizes[0]?.index ?? Number.POSITIVE_INFINITY)
-    ) {
+    const described = fields.get('description');
+    const before = Math.min(
+      fields.get('price')?.[0] ?? sizes[0]?.index ?? Number.POSITIVE_INFINITY,
+      described?.[0] ?? Number.POSITIVE_INFINITY,
+    );
+    if (first !== undefined && first < before) {
       fields.set('name', [first]);
       unused = unused.filter((i) => i !== first);
+    } else if (described !== undefined && described.length > 0) {
+      // `Code, Description, Pack, Price` (a supplier's price list, a POS item list): the description,
+      // before any other unknown column, is the only text naming the product, so it is the name.
+      const [named, ...rest] = described;
+      fields.set('name', [named as number]);
+      if (rest.length > 0) fields.set('description', rest);
+      else fields.delete('description');
     }
   }
   const price = fields.get('price')?.[0];

@@ -10,6 +10,7 @@ import { bracketed, isUnitText, normaliseHeader, withoutBrackets } from './norma
 const SIZE_WORDS = new Set(
   [
     'small', 'medium', 'large', 'regular', 'x large', 'extra large', 'xl', 'xxl', 'xs', 'sm', 'md', 'lg',
+    'sml', 'med', 'reg', 'lrg', 'lge', 'xlg', 'kid', 'extra small', 'x small',
     'half', 'full', 'single', 'double', 'triple', 'quarter', 'glass', 'bottle', 'half bottle', 'carafe',
     'half carafe', 'pitcher', 'jug', 'can', 'pint', 'half pint', 'schooner', 'pot', 'shot', 'cup', 'bowl',
     'mug', 'slice', 'whole', 'whole pie', 'pie', 'personal', 'family', 'party', 'kids', 'child', 'adult',
@@ -22,6 +23,32 @@ const SIZE_WORDS = new Set(
     '並盛', '大盛', '特盛', '小盛', 'ハーフ', 'レギュラー', 'ラージ', 'グラス', 'ボトル', '스몰', '미디엄', '라지', '小杯', '中杯', '大杯',
   ].map(normaliseHeader),
 );
+
+/** Clothing-style size letters: a size column only beside at least one other (`S`, `M`, `L`). */
+const SIZE_LETTERS = new Set(['s', 'm', 'l', 'xs', 'xl', 'xxl', 'xxxl', '2xl', '3xl']);
+
+/**
+ * `S`, `M`, `L` price columns (with `XS`, `XL`, …): a single letter is a size only when at least two
+ * columns are size letters, so a lone `L` or `M` column is never taken for a price.
+ *
+ * @example letterSizeColumns(['Item', 'S', 'M', 'L'], [1, 2, 3]) // three columns labelled S, M, L
+ * @example letterSizeColumns(['Item', 'M', 'Notes'], [1, 2]) // []
+ */
+export const letterSizeColumns = (
+  headers: readonly string[],
+  candidates: readonly number[],
+): SizeColumn[] => {
+  const letters = candidates.filter((i) =>
+    SIZE_LETTERS.has(normaliseHeader(withoutBrackets(headers[i] ?? ''))),
+  );
+  if (letters.length < 2) return [];
+  return letters.map((index) => {
+    const header = headers[index] ?? '';
+    const inBrackets = bracketed(header);
+    const size = inBrackets !== null && !isCurrencyOnly(inBrackets) ? inBrackets : null;
+    return { index, label: withoutBrackets(header).trim(), size };
+  });
+};
 
 const INCH_LIKE =
   /^\s*\d+(?:[.,]\d+)?\s*(?:"|''|”|″|in\b|inch(?:es)?\b|cm\b|oz\b|ml\b|cl\b|l\b|pcs?\b|pieces?\b)/i;
@@ -84,11 +111,26 @@ export const priceLabels = (header: string): readonly string[] | null => {
 };
 
 /**
- * A header that is only sizes separated by `/` (`Glass / Bottle`, `Half / Full`): a price column whose
+ * A header that is only sizes separated by `/` (`Glass / Bottle`, `Half / Full`, `S/M/L`): a price column whose
  * cells hold one price per size. Returns the labels, or null.
  */
 export const sizeLabelsHeader = (header: string): readonly string[] | null => {
   if (!/[/|]/.test(header)) return null;
   const labels = splitLabels(withoutBrackets(header));
-  return labels?.every((l) => SIZE_WORDS.has(normaliseHeader(l))) ? labels : null;
+  return labels?.every((l) => SIZE_WORDS.has(normaliseHeader(l)) || SIZE_LETTERS.has(normaliseHeader(l)))
+    ? labels
+    : null;
+};
+
+/**
+ * Labels a row's own size cell gives for a price cell holding `count` prices: `S / M / L` beside
+ * `10 / 12 / 14`. Null unless the cell splits into exactly `count` labels.
+ *
+ * @example cellSizeLabels('Small/Large', 2) // ['Small', 'Large']
+ * @example cellSizeLabels('Small', 2) // null
+ */
+export const cellSizeLabels = (text: string | null | undefined, count: number): readonly string[] | null => {
+  if (text === null || text === undefined || !/[/|]/.test(text)) return null;
+  const labels = text.split(/\s*[/|]\s*/).map((s) => s.trim());
+  return labels.length === count && labels.every((l) => l !== '') ? labels : null;
 };

@@ -131,19 +131,30 @@ const isHttpUrl = (text: string): boolean => /^https?:\/\/[^\s]+$/i.test(text) &
 export const cellImages = (value: CellValue | undefined): { images: DraftImage[]; refused: string[] } => {
   const images: DraftImage[] = [];
   const refused: string[] = [];
+  // JSON: `["https://…"]`, `[{ "src": "https://…" }]` or `{ "url": "https://…" }`.
+  const urlOf = (v: unknown): string => {
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      const o = v as Record<string, unknown>;
+      const url = o.url ?? o.src ?? o.href ?? o.link;
+      return typeof url === 'string' ? url : '';
+    }
+    return String(v);
+  };
   const parts = Array.isArray(value)
-    ? value.map(String)
-    : (() => {
-        const text = cellText(value);
-        if (!text.ok || text.value === null) return [];
-        // One URL and nothing else (the usual cell): the splits below would return it as it is.
-        if (!ANY_SEPARATOR.test(text.value)) return [text.value];
-        // `a.jpg,https://b.jpg?w=1,2` parses as one URL (commas are allowed in URLs), but is a list
-        // (Google's additional_image_link): split before each URL first, then what is not one URL.
-        return text.value
-          .split(/\s*[,|]\s*(?=https?:\/\/)|\s+(?=https?:\/\/)/i)
-          .flatMap((part) => (isHttpUrl(part) ? [part] : part.split(/\s*[,|]\s*|\s+(?=https?:)/i)));
-      })();
+    ? value.map(urlOf)
+    : value !== null && typeof value === 'object' && urlOf(value) !== ''
+      ? [urlOf(value)]
+      : (() => {
+          const text = cellText(value);
+          if (!text.ok || text.value === null) return [];
+          // One URL and nothing else (the usual cell): the splits below would return it as it is.
+          if (!ANY_SEPARATOR.test(text.value)) return [text.value];
+          // `a.jpg,https://b.jpg?w=1,2` parses as one URL (commas are allowed in URLs), but is a list
+          // (Google's additional_image_link): split before each URL first, then what is not one URL.
+          return text.value
+            .split(/\s*[,|]\s*(?=https?:\/\/)|\s+(?=https?:\/\/)/i)
+            .flatMap((part) => (isHttpUrl(part) ? [part] : part.split(/\s*[,|]\s*|\s+(?=https?:)/i)));
+        })();
   for (const part of parts) {
     const url = part.trim();
     if (url === '') continue;

@@ -1,7 +1,10 @@
 import type { DraftItem, DraftModifierGroup, DraftVariant } from '../draft';
 import type { Field } from '../headers/aliases';
 import type { GenericPlan } from '../headers/generic-plan';
+import { cellSizeLabels } from '../headers/size-columns';
 import type { TableRow } from '../sources/types';
+import { carriedCategory } from './carried-category';
+import { withSubcategories } from './category-levels';
 import { categoryPaths, rowCells, rowCurrency } from './row-cells';
 import { isSectionRow, isTotalName } from './row-kinds';
 import type { DraftSink, RowReader, TableContext } from './types';
@@ -26,6 +29,7 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
   const col = (field: Field): readonly number[] => plan.map.fields.get(field) ?? [];
   const NAME = col('name');
   const CATEGORY = col('category');
+  const SUBCATEGORY = col('subcategory');
   const PRICE = col('price');
   const DESCRIPTION = col('description');
   const SKU = col('sku');
@@ -76,8 +80,9 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
   };
 
   // Without a category column, a row with nothing but a name is a section heading for the rows below.
-  const sections = CATEGORY.length === 0;
+  const sections = CATEGORY.length === 0 && SUBCATEGORY.length === 0;
   let section: readonly string[] | null = null;
+  const carried = carriedCategory();
 
   return {
     profile: 'generic',
@@ -120,7 +125,13 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
       sized = variants.length > 0;
       const { cell, column } = cells.priceOf(row, PRICE, currency, true);
       if (cell.kind === 'prices') {
-        const several = severalVariants(cell, plan.priceLabels, base);
+        // `S / M / L` in the row's size (or variant) cell names the prices of `10 / 12 / 14`.
+        const count = cell.prices.length;
+        const own = cellSizeLabels(base.size, count) ?? cellSizeLabels(base.name, count);
+        const several =
+          own === null
+            ? severalVariants(cell, plan.priceLabels, base)
+            : severalVariants(cell, own, { ...base, name: null, size: null });
         if (several.unlabelled) {
           ctx.warn(
             row.row,
@@ -136,7 +147,10 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
       }
       const draft: DraftItem = {
         kind: 'item',
-        categoryPath: categoryOf(row, CATEGORY) ?? section ?? ctx.defaultCategory,
+        categoryPath:
+          withSubcategories(carried(categoryOf(row, CATEGORY)), row, SUBCATEGORY, cells) ??
+          section ??
+          ctx.defaultCategory,
         name,
         description: cells.description(row, DESCRIPTION),
         brand: cells.text(row, BRAND),

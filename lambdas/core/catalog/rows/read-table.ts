@@ -2,6 +2,7 @@ import type { Field } from '../headers/aliases';
 import { columnLabel } from '../headers/columns';
 import { normaliseHeader } from '../headers/normalise';
 import { PROFILES, type Profile } from '../headers/profiles';
+import { subHeader } from '../headers/sub-header';
 import type { CellValue, Table, TableRow } from '../sources/types';
 import { isBlank } from './cells';
 import type { DraftSink, RowReader, RowReaderFactory, TableContext } from './types';
@@ -77,6 +78,7 @@ export const readTable = async (
   let searched = 0;
   let rows = 0;
   let blankHeaders: number[] = [];
+  let secondRow = false;
   const dataInBlank = new Set<number>();
 
   for await (const batch of table.batches) {
@@ -90,10 +92,23 @@ export const readTable = async (
           headers = candidate;
           headerRow = row.row;
           blankHeaders = candidate.flatMap((h, i) => (h === '' ? [i] : []));
+          secondRow = true;
         }
         continue;
       }
       if (!hasData(row)) continue;
+      if (secondRow) {
+        secondRow = false;
+        // `Price` merged over `Small | Medium | Large` on the next row: one header on two rows.
+        const merged = reader.profile === 'generic' ? subHeader(headers, row.cells.map(headerText)) : null;
+        const mergedReader = merged === null ? null : readerFor(merged, ctx, generic, profiles);
+        if (merged !== null && mergedReader !== null) {
+          reader = mergedReader;
+          headers = merged;
+          blankHeaders = merged.flatMap((h, i) => (h === '' ? [i] : []));
+          continue;
+        }
+      }
       rows += 1;
       for (const i of blankHeaders) if (!isBlank(row.cells[i])) dataInBlank.add(i);
       for (let i = headers.length; i < row.cells.length; i += 1)

@@ -2,6 +2,7 @@ import type { DraftItem } from '../draft';
 import type { Field } from '../headers/aliases';
 import type { GenericPlan } from '../headers/generic-plan';
 import type { TableRow } from '../sources/types';
+import { withSubcategories } from './category-levels';
 import { categoryPaths, rowCells, rowCurrency } from './row-cells';
 import { isSectionRow, isTotalName } from './row-kinds';
 import type { DraftSink, RowReader, TableContext } from './types';
@@ -35,6 +36,7 @@ export const retailRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
     col('size'),
     col('unit'),
   ];
+  const SUBCATEGORY = col('subcategory');
   const currencyOf = rowCurrency(
     cells,
     col('currency'),
@@ -47,7 +49,7 @@ export const retailRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
   const nameColumn = NAME[0] === undefined ? 'name' : cells.label(NAME[0]);
 
   // Without a category column, a row with nothing but a name is a section heading for the rows below.
-  const sections = CATEGORY.length === 0;
+  const sections = CATEGORY.length === 0 && SUBCATEGORY.length === 0;
   let section: readonly string[] | null = null;
 
   return {
@@ -83,7 +85,10 @@ export const retailRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
       });
       const draft: DraftItem = {
         kind: 'item',
-        categoryPath: categoryOf(row, CATEGORY) ?? section ?? ctx.defaultCategory,
+        categoryPath:
+          withSubcategories(categoryOf(row, CATEGORY), row, SUBCATEGORY, cells) ??
+          section ??
+          ctx.defaultCategory,
         name,
         description: cells.description(row, DESCRIPTION),
         brand: cells.text(row, BRAND),

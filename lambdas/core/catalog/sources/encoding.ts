@@ -4,7 +4,8 @@ import type { TextEncoding } from './types';
 
 /**
  * Text encodings (SPEC 5.2): a byte order mark decides (UTF-8, UTF-16LE, UTF-16BE); otherwise strict
- * UTF-8; otherwise Windows-1252, what Excel on Windows writes. Non-UTF-8 text is decoded by iconv-lite,
+ * UTF-8; otherwise Windows-1252, what Excel on Windows writes (or Shift_JIS, or Mac Roman, when the bytes
+ * clearly read as those: see looksLikeShiftJis and looksLikeMacRoman). Non-UTF-8 text is decoded by iconv-lite,
  * pure JavaScript, so the same bytes decode the same on every Node version.
  */
 
@@ -62,8 +63,62 @@ export const detectEncoding = (head: Uint8Array, complete: boolean): DetectedEnc
     new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: !complete });
     return { encoding: 'utf-8', bomLength: 0 };
   } catch {
-    return { encoding: looksLikeShiftJis(head) ? 'shift_jis' : 'windows-1252', bomLength: 0 };
+    if (looksLikeShiftJis(head)) return { encoding: 'shift_jis', bomLength: 0 };
+    return { encoding: looksLikeMacRoman(head) ? 'macintosh' : 'windows-1252', bomLength: 0 };
   }
+};
+
+const isAsciiLetter = (byte: number | undefined): boolean =>
+  byte !== undefined && ((byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a));
+const isAsciiDigit = (byte: number | undefined): boolean =>
+  byte !== undefined && byte >= 0x30 && byte <= 0x39;
+const nearDigit = (head: Uint8Array, i: number): boolean =>
+  isAsciiDigit(head[i - 1]) ||
+  isAsciiDigit(head[i + 1]) ||
+  (head[i - 1] === 0x20 && isAsciiDigit(head[i - 2])) ||
+  (head[i + 1] === 0x20 && isAsciiDigit(head[i + 2]));
+
+/**
+ * How plausible the non-ASCII bytes of `head` are as text in `encoding`: a byte inside a word (after or
+ * before an ASCII letter) should be a lower-case letter (`Caf\x8e` is `Café` in Mac Roman, `CafŽ` in
+ * Windows-1252), a byte beside a number a currency sign (`4,50 \xdb` is `€` in Mac Roman).
+ */
+/**
+ * Mac Roman's 0xDB is `€` since Mac OS 8.5 (the WHATWG `macintosh` table); iconv-lite still has the old
+ * `¤` there, which Mac Roman has nowhere else.
+ */
+const macEuro = (text: string): string => text.replaceAll('\u00a4', '€');
+
+const HIGH_HALF = Buffer.from(Array.from({ length: 128 }, (_, i) => 0x80 + i));
+const highHalf = (encoding: string): string[] => [
+  ...(encoding === 'macintosh' ? macEuro : (t: string) => t)(iconv.decode(HIGH_HALF, encoding)),
+];
+const HIGH_CHARS: Readonly<Record<'macintosh' | 'windows-1252', readonly string[]>> = {
+  macintosh: highHalf('macintosh'),
+  'windows-1252': highHalf('windows-1252'),
+};
+
+const plausibility = (head: Uint8Array, encoding: 'macintosh' | 'windows-1252'): number => {
+  const chars = HIGH_CHARS[encoding];
+  let score = 0;
+  for (let i = 0; i < head.length; i += 1) {
+    const byte = head[i] as number;
+    if (byte < 0x80) continue;
+    const char = chars[byte - 0x80] ?? '';
+    if ((isAsciiLetter(head[i - 1]) || isAsciiLetter(head[i + 1])) && /\p{Ll}/u.test(char)) score += 1;
+    else if (nearDigit(head, i) && /\p{Sc}/u.test(char)) score += 1;
+  }
+  return score;
+};
+
+/**
+ * Excel for Mac before 2016 saved "CSV (Macintosh)" in Mac Roman, which also "decodes" as Windows-1252
+ * (into `CafŽ cr\u008fme`). Mac Roman is chosen only when its reading is clearly the more plausible one:
+ * accented letters inside words, currency signs beside prices.
+ */
+const looksLikeMacRoman = (head: Uint8Array): boolean => {
+  const mac = plausibility(head, 'macintosh');
+  return mac > 0 && mac > 2 * plausibility(head, 'windows-1252');
 };
 
 /**
@@ -171,12 +226,13 @@ export async function* toUtf8(
   let first = true;
   if (encoding !== 'utf-8') {
     const decoder = iconv.getDecoder(encoding, { stripBOM: true });
+    const fix = encoding === 'macintosh' ? macEuro : (text: string) => text;
     for await (const chunk of bytes) {
-      const text = decoder.write(chunk);
+      const text = fix(decoder.write(chunk));
       if (text.length > 0) yield Buffer.from(text, 'utf8');
     }
     const rest = decoder.end();
-    if (rest) yield Buffer.from(rest, 'utf8');
+    if (rest) yield Buffer.from(fix(rest), 'utf8');
     return;
   }
   let carry: Buffer | null = null;

@@ -1,22 +1,39 @@
 import { parseCatalogUpload } from '../document';
 import { CatalogSourceError } from '../errors';
+import { mapShopifyProducts, shopifyProductsOf } from '../web/shopify';
 import { documentDrafts } from './catalog-document';
 import { decodeAll } from './encoding';
+import { webItemToDraft } from './html';
+import { flattenRows } from './json-rows';
 import type { CellValue, ReadContext, ReaderOutput, SourceReader, TableRow } from './types';
 
 /**
  * JSON sources (SPEC 5.2): a catalog document of SPEC 5.5 (format 1 or 2, recognised by
  * `format_version`), or an array of row objects whose keys are read like a spreadsheet's headers (a price
  * may be a number, a string or `{ "amount", "currency" }`; a list of strings is a list of tags or images),
- * or an object holding one such array (`{ "items": [...] }`). Row numbers are positions in the array.
+ * or an object holding one such array (`{ "items": [...] }`, or one level down). Categories holding their
+ * items and items holding their sizes are flattened first (json-rows.ts). Row numbers are positions in
+ * the (flattened) array.
+ * A Shopify store's `/products.json` saved to a file (`{ "products": [{ "title", "variants": [...] }] }`)
+ * is read as the storefront reader reads it: one item per product, its variants with their options.
  */
+
+/** `{ "products": [...] }` whose products carry Shopify's `variants` lists. */
+const shopifyProducts = (value: unknown) => {
+  const products = shopifyProductsOf(value);
+  return products !== undefined &&
+    products.length > 0 &&
+    products.every((p) => Array.isArray(p.variants) && 'title' in p)
+    ? products
+    : undefined;
+};
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Row objects as a table: a header row of every key (first seen first), then one row per element. */
 const rowTable = (elements: readonly unknown[], ctx: ReadContext): TableRow[][] => [
-  [...tableRows(elements, ctx)],
+  [...tableRows(flattenRows(elements), ctx)],
 ];
 
 function* tableRows(elements: readonly unknown[], ctx: ReadContext): Generator<TableRow> {
@@ -62,10 +79,26 @@ const fromValue = (value: unknown, ctx: ReadContext): ReaderOutput => {
     ctx.describe({ profile: 'generic' });
     return { kind: 'drafts', drafts: documentDrafts(parsed.document, ctx) };
   }
+  const shopify = shopifyProducts(value);
+  if (shopify !== undefined) {
+    // The file does not name the store's currency: prices are read in the job's.
+    const mapped = mapShopifyProducts(shopify, {
+      currency: ctx.currency,
+      storeUrl: 'https://cdn.shopify.com/',
+    });
+    ctx.describe({ profile: 'shopify' });
+    for (const warning of mapped.warnings)
+      ctx.warn({ row: null, column: warning.field ?? null, code: warning.code, message: warning.message });
+    return { kind: 'drafts', drafts: mapped.items.map((item) => webItemToDraft(item, ctx.source)) };
+  }
   if (isObject(value)) {
-    const arrays = Object.values(value).filter((v) => Array.isArray(v) && v.some(isObject));
-    if (arrays.length === 1)
-      return { kind: 'tables', tables: [{ sheet: null, batches: rowTable(arrays[0] as unknown[], ctx) }] };
+    // `{ "items": [...] }`, or one level down: `{ "menu": { "sections": [...] } }`.
+    for (const holder of [value, ...Object.values(value).filter(isObject)]) {
+      const arrays = Object.values(holder).filter((v) => Array.isArray(v) && v.some(isObject));
+      if (arrays.length === 1)
+        return { kind: 'tables', tables: [{ sheet: null, batches: rowTable(arrays[0] as unknown[], ctx) }] };
+      if (arrays.length > 1) break;
+    }
   }
   throw new CatalogSourceError(
     'a JSON source must be a catalog document (with format_version), an array of row objects, or an object holding one such array',

@@ -1,3 +1,4 @@
+import { strFromU8, unzipSync } from 'fflate';
 import readXlsxFile from 'read-excel-file/node';
 import { readAll } from '../bytes';
 import { CatalogSourceError } from '../errors';
@@ -9,8 +10,37 @@ import type { CellValue, SourceReader, Table, TableRow, Workbook } from './types
  * not recognised (notes, instructions) are skipped and listed in `results.sources[].sheets`. The sheets are
  * also offered as one workbook, for platforms whose export spreads a catalog over several sheets (Clover).
  * Numbers stay numbers (a barcode's digits are exact up to 2^53), dates become ISO 8601 text. A workbook is
- * a ZIP archive and is read whole (the 100 MB source limit bounds it).
+ * a ZIP archive and is read whole (the 100 MB source limit bounds it). A sheet hidden in Excel (lookup
+ * lists, an old menu kept out of sight) is not read, with a warning naming it, unless every sheet is hidden.
  */
+
+/** The names of the sheets `xl/workbook.xml` marks `hidden` or `veryHidden`. */
+const hiddenSheets = (bytes: Uint8Array): Set<string> => {
+  let xml: string;
+  try {
+    const entry = unzipSync(bytes, { filter: (file) => file.name === 'xl/workbook.xml' })['xl/workbook.xml'];
+    if (entry === undefined) return new Set();
+    xml = strFromU8(entry);
+  } catch {
+    return new Set();
+  }
+  const hidden = new Set<string>();
+  for (const [tag] of xml.matchAll(/<(?:\w+:)?sheet\b[^>]*>/g)) {
+    if (!/\sstate="(?:hidden|veryHidden)"/.test(tag)) continue;
+    const name = /\sname="([^"]*)"/.exec(tag)?.[1];
+    if (name !== undefined) hidden.add(unescapeXml(name));
+  }
+  return hidden;
+};
+
+const unescapeXml = (text: string): string =>
+  text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
+    .replace(/&amp;/g, '&');
 
 const cell = (value: unknown): CellValue => {
   if (value === null || value === undefined) return null;
@@ -46,7 +76,7 @@ export const xlsxReader: SourceReader = {
   signature: isZip,
   contentTypes: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
   extensions: ['xlsx', 'xlsm'],
-  read: async (source) => {
+  read: async (source, ctx) => {
     const bytes = await readAll(source.bytes);
     let sheets: { sheet: string; data: unknown[][] }[];
     try {
@@ -58,9 +88,26 @@ export const xlsxReader: SourceReader = {
         { cause: error },
       );
     }
-    const tables: Table[] = sheets.map((sheet) => ({ sheet: sheet.sheet, batches: batches(sheet.data) }));
+    const hidden = hiddenSheets(bytes);
+    const skip = sheets.some((sheet) => !hidden.has(sheet.sheet)) ? hidden : new Set<string>();
+    for (const name of skip) {
+      if (!sheets.some((sheet) => sheet.sheet === name)) continue;
+      ctx.warn({
+        row: null,
+        column: null,
+        sheet: name,
+        code: 'hidden_sheet',
+        message: `the sheet ${JSON.stringify(name)} is hidden in the workbook; its rows were not read`,
+      });
+    }
+    const tables: Table[] = sheets.map((sheet) => ({
+      sheet: sheet.sheet,
+      batches: skip.has(sheet.sheet) ? [] : batches(sheet.data),
+    }));
     const workbook: Workbook = {
-      sheets: sheets.map((sheet) => ({ name: sheet.sheet, rows: () => rows(sheet.data) })),
+      sheets: sheets
+        .filter((sheet) => !skip.has(sheet.sheet))
+        .map((sheet) => ({ name: sheet.sheet, rows: () => rows(sheet.data) })),
     };
     return { kind: 'tables', tables, workbook };
   },

@@ -197,3 +197,17 @@ describe('cell readers', () => {
     expect(categoryPath('<i>Mains</i>')).toEqual(['<i>Mains</i>']);
   });
 });
+
+describe('cellImages from JSON objects', () => {
+  test('[{ src }], [{ url }] and { url } are images', () => {
+    expect(
+      cellImages([{ src: 'https://a.test/1.jpg' }, { url: 'https://a.test/2.jpg' }] as never).images.map(
+        (i) => i.url,
+      ),
+    ).toEqual(['https://a.test/1.jpg', 'https://a.test/2.jpg']);
+    expect(cellImages({ url: 'https://a.test/3.jpg' } as never).images.map((i) => i.url)).toEqual([
+      'https://a.test/3.jpg',
+    ]);
+    expect(cellImages([{ src: 'not a url' }] as never)).toEqual({ images: [], refused: ['not a url'] });
+  });
+});

@@ -115,3 +115,51 @@ describe('toUtf8 / decodeAll', () => {
     expect(decodeUtf8WithFallback(Buffer.from([0x41, 0xe2, 0x82, 0xac, 0x80, 0xc3]))).toBe('A€€Ã');
   });
 });
+
+describe('Mac Roman (Excel 2011 for Mac)', () => {
+  // iconv-lite's Mac Roman table predates the euro (0xDB): write it by hand.
+  const mac = (text: string) =>
+    new Uint8Array(
+      text
+        .split('€')
+        .map((part) => iconv.encode(part, 'macintosh'))
+        .flatMap((part, i) => (i === 0 ? [part] : [Buffer.from([0xdb]), part]))
+        .reduce((all: Buffer, part) => Buffer.concat([all, part]), Buffer.alloc(0)),
+    );
+  const cp1252 = (text: string) => new Uint8Array(iconv.encode(text, 'windows-1252'));
+
+  test.each([
+    'Name,Price\rCafé crème,3.50\rCrêpe,6\r',
+    'Item;Prix\rCroissant;1,20 €\r',
+    'Item,Price\rJalapeño Bagel,4\rPiña Colada,5.75\r',
+    'Name,Price\rNaïve Über Küche,12\r',
+  ])('accented letters inside words or € beside a price read as Mac Roman: %j', (text) => {
+    const bytes = mac(text);
+    expect(detectEncoding(bytes, true)).toEqual({ encoding: 'macintosh', bomLength: 0 });
+    expect(new TextDecoder('macintosh').decode(bytes)).toBe(text);
+  });
+
+  test.each([
+    'Name,Price\nCafé crème,3.50\nCrêpe,6\n',
+    'Désignation;Prix\nŒuf mayonnaise;6,50 €\n',
+    'Name,Price\nJalapeño Bagel,4\nPiña Colada,5.75\n',
+    'Name;Preis\nKäsespätzle;12,50 €\nGrüße aus München;3\n',
+    'Name,Price\nšunka,3\nžemlička,1\n',
+  ])('the same text in Windows-1252 stays Windows-1252: %j', (text) => {
+    expect(detectEncoding(cp1252(text), true)).toEqual({ encoding: 'windows-1252', bomLength: 0 });
+  });
+
+  test('0xDB is the euro sign, as Mac OS has written it since 8.5', async () => {
+    const text = await decodeAll(
+      (async function* () {
+        yield Buffer.from([0x34, 0x2c, 0x35, 0x30, 0x20, 0xdb, 0x0d, 0x43, 0x61, 0x66, 0x8e]);
+      })(),
+      'macintosh',
+    );
+    expect(text).toBe('4,50 €\rCafé');
+  });
+
+  test('bytes that say nothing either way stay Windows-1252 (SPEC 5.2)', () => {
+    expect(detectEncoding(Uint8Array.from([0x41, 0x2c, 0xa9, 0x0a]), true)?.encoding).toBe('windows-1252');
+  });
+});

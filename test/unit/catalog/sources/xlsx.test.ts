@@ -89,3 +89,37 @@ describe('XLSX reader', () => {
     ]);
   });
 });
+
+describe('hidden sheets', () => {
+  const book = async (states: Record<string, 'visible' | 'hidden' | 'veryHidden'>): Promise<Buffer> => {
+    const workbook = new ExcelJS.Workbook();
+    for (const [name, state] of Object.entries(states)) {
+      const sheet = workbook.addWorksheet(name, { state });
+      sheet.addRow(['Item', 'Price']);
+      sheet.addRow([`${name} dish`, 5]);
+    }
+    return Buffer.from(await workbook.xlsx.writeBuffer());
+  };
+
+  test('a sheet hidden in Excel is not read, and a warning names it', async () => {
+    const bytes = await book({ Menu: 'visible', 'Old & new': 'hidden', Lists: 'veryHidden' });
+    const { document, results } = await buildFrom([{ source: 'menu.xlsx', body: bytes }]);
+    expect(document.items.map((i) => i.name)).toEqual(['Menu dish']);
+    expect(results.warnings?.map((w) => [w.sheet, w.code, w.row, w.column])).toEqual([
+      ['Old & new', 'hidden_sheet', null, null],
+      ['Lists', 'hidden_sheet', null, null],
+    ]);
+    expect(results.sources?.[0]?.sheets?.map((s) => [s.name, s.header_row, s.items])).toEqual([
+      ['Menu', 1, 1],
+      ['Old & new', null, 0],
+      ['Lists', null, 0],
+    ]);
+  });
+
+  test('when every sheet is hidden, they are read all the same', async () => {
+    const bytes = await book({ A: 'hidden', B: 'hidden' });
+    const { document, results } = await buildFrom([{ source: 'menu.xlsx', body: bytes }]);
+    expect(document.items.map((i) => i.name)).toEqual(['A dish', 'B dish']);
+    expect(results.warning_count).toBe(0);
+  });
+});

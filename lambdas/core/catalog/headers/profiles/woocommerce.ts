@@ -22,27 +22,66 @@ import {
  * `Attribute N name` / `Attribute N value(s)` as options; `grouped` products only list others and are
  * skipped with a warning. `Categories` is a comma-separated list of `A > B` paths (the most specific is
  * used); `Tags` and `Images` are comma-separated; `Regular price` is the price (`Sale price` is a
- * promotion and is not read).
+ * promotion and is not read). The header is in the store's language (German, French and Spanish
+ * exports are read as well as English ones).
  */
 
+// WooCommerce writes its export's header in the site's language (the column names are translated
+// strings): English, then German, French and Spanish as those exports write them.
 const TABLE = {
   id: ['id'],
-  type: ['type'],
-  sku: ['sku'],
-  gtin: ['gtin upc ean or isbn', 'gtin', 'ean', 'upc', 'barcode'],
-  name: ['name'],
-  description: ['description', 'short description'],
-  price: ['regular price'],
-  category: ['categories'],
-  tags: ['tags'],
-  image_url: ['images'],
-  parent: ['parent'],
-  brand: ['brands', 'brand'],
+  type: ['type', 'typ', 'tipo'],
+  sku: ['sku', 'artikelnummer', 'ugs'],
+  gtin: [
+    'gtin upc ean or isbn',
+    'gtin upc ean oder isbn',
+    'gtin upc ean ou isbn',
+    'gtin upc ean o isbn',
+    'gtin',
+    'ean',
+    'upc',
+    'barcode',
+  ],
+  name: ['name', 'nom', 'nombre'],
+  description: [
+    'description',
+    'beschreibung',
+    'descripción',
+    'short description',
+    'kurzbeschreibung',
+    'description courte',
+    'descripción corta',
+  ],
+  price: ['regular price', 'regulärer preis', 'tarif régulier', 'precio normal'],
+  category: ['categories', 'kategorien', 'catégories', 'categorías'],
+  tags: ['tags', 'schlagwörter', 'étiquettes', 'etiquetas'],
+  image_url: ['images', 'bilder', 'imágenes'],
+  parent: ['parent', 'übergeordnetes produkt', 'superior'],
+  brand: ['brands', 'brand', 'marken', 'marques', 'marcas'],
 } as const;
 
 type Role = keyof typeof TABLE;
 
-const ATTRIBUTE = /^attribute (\d+) (name|value s|values|value)$/;
+/** `Attribute 1 name` / `Attribute 1 value(s)` in the export's languages: the attribute's number and part. */
+const ATTRIBUTES: readonly RegExp[] = [
+  /^attribute (?<n>\d+) (?<part>name|value s|values|value)$/,
+  /^attribut (?<n>\d+) (?<part>name|wert e|werte|wert)$/,
+  /^(?<part>nom|valeur s|valeurs|valeur) de l attribut (?<n>\d+)$/,
+  /^(?<part>nombre|valor es|valores|valor) del atributo (?<n>\d+)$/,
+];
+const NAME_PARTS = new Set(['name', 'nom', 'nombre']);
+
+const attributeOf = (normalised: string): { n: number; isName: boolean } | null => {
+  for (const pattern of ATTRIBUTES) {
+    const groups = pattern.exec(normalised)?.groups;
+    if (groups?.n !== undefined && groups.part !== undefined)
+      return { n: Number(groups.n), isName: NAME_PARTS.has(groups.part) };
+  }
+  return null;
+};
+
+const anyOf = (headers: ReadonlySet<string>, names: readonly string[]): boolean =>
+  names.some((name) => headers.has(name));
 
 /** Splits on commas not escaped as `\,` (WooCommerce escapes commas inside names). */
 const splitList = (text: string): string[] =>
@@ -59,12 +98,11 @@ interface Parent {
 const open = (headers: readonly string[], ctx: TableContext): RowReader => {
   const attributes = new Map<number, { name: number[]; value: number[] }>();
   headers.forEach((header, index) => {
-    const match = ATTRIBUTE.exec(normaliseHeader(header));
+    const match = attributeOf(normaliseHeader(header));
     if (match === null) return;
-    const n = Number(match[1]);
-    const entry = attributes.get(n) ?? { name: [], value: [] };
-    (match[2] === 'name' ? entry.name : entry.value).push(index);
-    attributes.set(n, entry);
+    const entry = attributes.get(match.n) ?? { name: [], value: [] };
+    (match.isName ? entry.name : entry.value).push(index);
+    attributes.set(match.n, entry);
   });
   const map = profileColumns(headers, TABLE);
   const cells = rowCells(headers, ctx);
@@ -244,6 +282,8 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
 export const woocommerceProfile: Profile = {
   name: 'woocommerce',
   matches: (headers) =>
-    headers.has('type') && headers.has('name') && (headers.has('regular price') || headers.has('parent')),
+    anyOf(headers, TABLE.type) &&
+    anyOf(headers, TABLE.name) &&
+    (anyOf(headers, TABLE.price) || anyOf(headers, TABLE.parent)),
   open,
 };

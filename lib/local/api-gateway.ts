@@ -182,7 +182,9 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
       return finish(a.status);
     };
 
-    const staticRoute = method === 'GET' ? options.staticRoutes?.get(url.pathname) : undefined;
+    // HEAD as GET without the body (Node's response drops it), as API Gateway and S3 answer it.
+    const staticRoute =
+      method === 'GET' || method === 'HEAD' ? options.staticRoutes?.get(url.pathname) : undefined;
     if (staticRoute) {
       const status = staticRoute.status ?? 200;
       const headers: Record<string, string> = { 'x-request-id': requestId };

@@ -68,11 +68,20 @@ export const docsRoutes = (): ReadonlyMap<string, StaticRoute> => {
     return page(title);
   });
   const renderer = once(() => readFile(resolveFromProject('redoc/bundles/redoc.standalone.js')));
-  const htmlRoute: StaticRoute = { contentType: 'text/html; charset=utf-8', body: html };
+  // The policy also as a header (a <meta> policy cannot say frame-ancestors), and no sniffing of any answer.
+  const headers = { 'x-content-type-options': 'nosniff' };
+  const htmlRoute: StaticRoute = {
+    contentType: 'text/html; charset=utf-8',
+    body: html,
+    headers: {
+      ...headers,
+      'content-security-policy': `${CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
+    },
+  };
   return new Map<string, StaticRoute>([
     [DOCS_PATHS.page, htmlRoute],
     [`${DOCS_PATHS.page}/`, htmlRoute],
-    [DOCS_PATHS.document, { contentType: 'application/json', body: document }],
-    [DOCS_PATHS.renderer, { contentType: 'text/javascript; charset=utf-8', body: renderer }],
+    [DOCS_PATHS.document, { contentType: 'application/json', body: document, headers }],
+    [DOCS_PATHS.renderer, { contentType: 'text/javascript; charset=utf-8', body: renderer, headers }],
   ]);
 };

@@ -67,6 +67,19 @@ describe('the API reference at /docs', () => {
     expect((await res.text()) === committed).toBe(true);
   });
 
+  it('sends its policy as headers (CSP with frame-ancestors, nosniff) and answers HEAD as GET without a body', async () => {
+    const page = await fetch(`${service.url}/docs`);
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'.*frame-ancestors 'none'/);
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    await page.text();
+    const head = await fetch(`${service.url}/openapi.json`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('application/json');
+    expect(await head.text()).toBe('');
+    const console = await fetch(`${service.url}/ops/`, { method: 'HEAD' });
+    expect(console.status).toBe(200);
+  });
+
   it('renders every operation in Chromium, from local assets only', async () => {
     const page = await browser.newPage();
     const loaded: string[] = [];

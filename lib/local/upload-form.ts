@@ -1,9 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import Busboy from 'busboy';
 import { policySignature } from '../../lambdas/adapters/s3-post-policy';
+import { checkSignature, signingCredentialOf } from './s3-auth';
 import { S3Error as FormError, sendS3Error as send } from './s3-error';
 import { receivePut } from './upload-put';
 
@@ -52,16 +53,8 @@ const checkPolicy = (
   if (!encoded || !signature || !credential || field('x-amz-algorithm') !== 'AWS4-HMAC-SHA256') {
     throw new FormError(400, 'InvalidArgument', 'Bucket POST must contain a signed policy (SigV4 fields).');
   }
-  const [accessKeyId, day, region, service] = credential.split('/');
-  const secret = accessKeyId === undefined ? undefined : options.secrets[accessKeyId];
-  if (!secret || !day || !region || service !== 's3') {
-    throw new FormError(403, 'InvalidAccessKeyId', 'The AWS access key id in X-Amz-Credential is unknown.');
-  }
-  const expected = Buffer.from(policySignature(secret, day, region, encoded));
-  const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    throw new FormError(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match.');
-  }
+  const { secretAccessKey, day, region } = signingCredentialOf(credential, options.secrets);
+  checkSignature(policySignature(secretAccessKey, day, region, encoded), signature);
   let policy: { expiration?: string; conditions?: Condition[] };
   try {
     policy = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'));

@@ -1,6 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import aws4 from 'aws4';
+import { checkSignature, signingCredentialOf } from './s3-auth';
 import { S3Error } from './s3-error';
 
 /** What a presigned PUT needs of the upload server's options. */
@@ -23,7 +23,7 @@ const amzDate = (value: string): number => {
  * Checks a presigned PUT as S3 does (SigV4 query signature over the host it was signed for, and its expiry)
  * before anything is read or stored.
  */
-const checkSignature = (req: IncomingMessage, url: URL, options: PutOptions): void => {
+const checkPresignedPut = (req: IncomingMessage, url: URL, options: PutOptions): void => {
   const query = url.searchParams;
   const signature = query.get('X-Amz-Signature');
   const credential = query.get('X-Amz-Credential');
@@ -36,11 +36,7 @@ const checkSignature = (req: IncomingMessage, url: URL, options: PutOptions): vo
       'Query-string authentication requires X-Amz-Credential, X-Amz-Date, X-Amz-Expires and X-Amz-Signature.',
     );
   }
-  const [accessKeyId, , region, service] = credential.split('/');
-  const secretAccessKey = accessKeyId === undefined ? undefined : options.secrets[accessKeyId];
-  if (!accessKeyId || !secretAccessKey || !region || service !== 's3') {
-    throw new S3Error(403, 'InvalidAccessKeyId', 'The AWS access key id in X-Amz-Credential is unknown.');
-  }
+  const { accessKeyId, secretAccessKey, region } = signingCredentialOf(credential, options.secrets);
   const signedAt = amzDate(date);
   const now = (options.now ?? (() => new Date()))().getTime();
   if (!(signedAt + expires * 1000 > now)) throw new S3Error(403, 'AccessDenied', 'Request has expired');
@@ -56,13 +52,10 @@ const checkSignature = (req: IncomingMessage, url: URL, options: PutOptions): vo
     headers: {},
   };
   aws4.sign(request, { accessKeyId, secretAccessKey });
-  const expected = Buffer.from(
+  checkSignature(
     new URL(request.path ?? '', 'http://signed').searchParams.get('X-Amz-Signature') ?? '',
+    signature,
   );
-  const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    throw new S3Error(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match.');
-  }
 };
 
 /**
@@ -83,7 +76,7 @@ export const receivePut = async (
     throw new S3Error(400, 'InvalidURI', 'Could not parse the specified URI.');
   }
   if (!key) throw new S3Error(400, 'InvalidArgument', 'A PUT needs an object key: PUT /<bucket>/<key>.');
-  checkSignature(req, url, options);
+  checkPresignedPut(req, url, options);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > options.maxPutBytes) throw tooLarge();
   const body = await new Promise<Buffer>((resolve, reject) => {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { type Browser, launchChromium } from '../helpers/chromium';
+import { eventually } from '../helpers/factories';
 import { type Json, type LocalService, startLocalService } from '../helpers/local-service';
 import { postUploadForm } from '../helpers/upload-form';
 import { csv, hostileMenuPage, menuPdf } from './console-fixtures';
@@ -70,16 +71,16 @@ const upload = async (filename: string, contentType: string, bytes: Buffer): Pro
   return created.json.id;
 };
 
-const poll = async (pathname: string, done: (body: Json) => boolean, key?: string): Promise<Json> => {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const res = await service.request(pathname, key ? { key } : {});
-    if (done(res.json)) return res.json;
-    if (Date.now() > deadline)
+const poll = (pathname: string, done: (body: Json) => boolean, key?: string): Promise<Json> =>
+  eventually(
+    async () => {
+      const res = await service.request(pathname, key ? { key } : {});
+      if (done(res.json)) return res.json;
+      // The last answer is what the time-out reports.
       throw new Error(`${pathname} is still ${JSON.stringify(res.json).slice(0, 300)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
+    },
+    { timeoutMs: 30_000, intervalMs: 100, what: pathname },
+  );
 
 /** A job of the dev client that goes to review (instructions, or a source only a person reads). */
 const jobInReview = async (options: {

@@ -62,9 +62,21 @@ export const peekStream = async (source: ByteStream, bytes: number): Promise<Pee
   };
 };
 
-/** Reads a whole stream into one buffer (for formats that cannot be parsed incrementally: JSON, XLSX). */
-export const readAll = async (stream: ByteStream): Promise<Buffer> => {
+/**
+ * Reads a whole stream into one buffer (for formats that cannot be parsed incrementally: JSON, XLSX, PDF,
+ * images, a web page). With `limit`, reading stops as soon as more than `maxBytes` have arrived, with the
+ * error `tooLarge()` makes.
+ */
+export const readAll = async (
+  stream: ByteStream,
+  limit?: { readonly maxBytes: number; readonly tooLarge: () => Error },
+): Promise<Buffer> => {
   const chunks: Buffer[] = [];
-  for await (const chunk of bufferChunks(stream)) chunks.push(chunk);
+  let size = 0;
+  for await (const chunk of bufferChunks(stream)) {
+    size += chunk.length;
+    if (limit && size > limit.maxBytes) throw limit.tooLarge();
+    chunks.push(chunk);
+  }
   return Buffer.concat(chunks);
 };

@@ -1,6 +1,6 @@
 import type { CatalogDocument } from '../catalog/document';
 import type { DraftItem, WebDraftItem } from '../catalog/drafts/draft-item';
-import type { DraftingServices, WebPageCopy } from '../catalog/drafts/drafting';
+import type { DraftingServices, SourceCopyDetails, WebPageCopy } from '../catalog/drafts/drafting';
 import type { JobRecord } from '../model';
 import type { ImageDecoder, ObjectStore, PageRasterizer, TextRecognizer } from '../ports';
 import { isUuid } from '../schemas/job';
@@ -64,16 +64,7 @@ export class DraftCollector implements DraftingServices {
     return Math.max(0, this.job.jobData.catalog_sources.indexOf(source));
   }
 
-  async keepCopy(
-    source: string,
-    bytes: Uint8Array,
-    details: {
-      contentType: string;
-      format: string;
-      pages: number | null;
-      webPages?: readonly WebPageCopy[];
-    },
-  ): Promise<void> {
+  async keepCopy(source: string, bytes: Uint8Array, details: SourceCopyDetails): Promise<void> {
     const index = this.indexOf(source);
     // An uploaded file is kept in the uploads bucket already; a URL may answer differently tomorrow.
     const copied = !isUuid(source);

@@ -1,3 +1,4 @@
+import { readAll } from '../catalog/bytes';
 import type { DraftProvenance, WebDraftProvenance } from '../catalog/drafts/draft-item';
 import type { WebPageCopy } from '../catalog/drafts/drafting';
 import { inertContentType } from '../catalog/sources/html-review';
@@ -92,9 +93,7 @@ export const readDraftReview = async (
   const key = draftReviewKey(job.clientId, job.id);
   const size = await catalogs.size(key);
   if (size === undefined || size > INLINE_REVIEW_BYTES) return null;
-  const chunks: Buffer[] = [];
-  for await (const chunk of await catalogs.read(key)) chunks.push(Buffer.from(chunk));
-  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as DraftReview;
+  return JSON.parse((await readAll(await catalogs.read(key))).toString('utf8')) as DraftReview;
 };
 
 export interface SourceDownload extends SignedUrl {

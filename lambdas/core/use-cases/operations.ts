@@ -1,3 +1,4 @@
+import { readAll } from '../catalog/bytes';
 import { type CatalogDocument, parseCatalogDocument, parseCatalogUpload } from '../catalog/document';
 import { summariseCatalog } from '../catalog/finishing/results';
 import { catalogJsonChunks } from '../catalog/writer';
@@ -60,9 +61,9 @@ const readDraft = async (
   const key = objectKeys.catalog(job.clientId, job.id);
   const size = await deps.catalogs.size(key);
   if (size === undefined || size > INLINE_DRAFT_BYTES) return null;
-  const chunks: Buffer[] = [];
-  for await (const chunk of await deps.catalogs.read(key)) chunks.push(Buffer.from(chunk));
-  const parsed = parseCatalogDocument(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+  const parsed = parseCatalogDocument(
+    JSON.parse((await readAll(await deps.catalogs.read(key))).toString('utf8')),
+  );
   return parsed.ok ? parsed.document : null;
 };
 

@@ -17,23 +17,22 @@ export interface WebPageCopy {
  * place to record each drafted item's provenance for the review. Absent in contexts that only read rows; a PDF's
  * text layer is still drafted without it, an image is then left to a person.
  */
+/** What is kept with a copy of a drafted source for review. */
+export interface SourceCopyDetails {
+  readonly contentType: string;
+  readonly format: string;
+  readonly pages: number | null;
+  /** A web source's pages, concatenated in the copy (sources/html.ts). */
+  readonly webPages?: readonly WebPageCopy[];
+}
+
 export interface DraftingServices {
   readonly recognizer?: TextRecognizer;
   readonly rasterizer?: PageRasterizer;
   readonly decoder?: ImageDecoder;
   readonly limits?: DraftLimits;
   /** Keeps a copy of the source's bytes for review. */
-  keepCopy(
-    source: string,
-    bytes: Uint8Array,
-    details: {
-      contentType: string;
-      format: string;
-      pages: number | null;
-      /** A web source's pages, concatenated in the copy (sources/html.ts). */
-      webPages?: readonly WebPageCopy[];
-    },
-  ): Promise<void>;
+  keepCopy(source: string, bytes: Uint8Array, details: SourceCopyDetails): Promise<void>;
   /** The drafted items of one source, with where each was read and how sure the machine is. */
   record(source: string, items: readonly DraftItem[]): void;
   /** The same for items drafted from a web page's layout (sources/html.ts): URL and element, no box. */

@@ -6,7 +6,7 @@ import type { TableRow } from '../sources/types';
 import { carriedCategory } from './carried-category';
 import { withSubcategories } from './category-levels';
 import { categoryPaths, rowCells, rowCurrency } from './row-cells';
-import { isSectionRow, isTotalName } from './row-kinds';
+import { isSectionRow, skipsTotal } from './row-kinds';
 import type { DraftSink, RowReader, TableContext } from './types';
 import { severalVariants, singleVariant, sizedVariant, type VariantBase } from './variant-prices';
 
@@ -98,15 +98,7 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
         section = [name];
         return;
       }
-      if (isTotalName(name)) {
-        ctx.warn(
-          row.row,
-          nameColumn,
-          'not_an_item',
-          `${JSON.stringify(name)} is a total, not a dish; skipped`,
-        );
-        return;
-      }
+      if (skipsTotal(ctx, row, nameColumn, name, 'dish')) return;
       const currency = currencyOf(row);
       const groups = modifierGroups(row, currency);
       const base: VariantBase = {

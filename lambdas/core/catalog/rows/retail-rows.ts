@@ -4,7 +4,7 @@ import type { GenericPlan } from '../headers/generic-plan';
 import type { TableRow } from '../sources/types';
 import { withSubcategories } from './category-levels';
 import { categoryPaths, rowCells, rowCurrency } from './row-cells';
-import { isSectionRow, isTotalName } from './row-kinds';
+import { isSectionRow, skipsTotal } from './row-kinds';
 import type { DraftSink, RowReader, TableContext } from './types';
 import { singleVariant } from './variant-prices';
 
@@ -66,15 +66,7 @@ export const retailRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
         section = [name];
         return;
       }
-      if (isTotalName(name)) {
-        ctx.warn(
-          row.row,
-          nameColumn,
-          'not_an_item',
-          `${JSON.stringify(name)} is a total, not a product; skipped`,
-        );
-        return;
-      }
+      if (skipsTotal(ctx, row, nameColumn, name, 'product')) return;
       const { cell } = cells.priceOf(row, PRICE, currencyOf(row));
       const variant = singleVariant(cell, {
         name: cells.text(row, VARIANT),

@@ -1,5 +1,6 @@
 import type { TableRow } from '../sources/types';
 import { isBlank } from './cells';
+import type { TableContext } from './types';
 
 /**
  * Rows of a typed spreadsheet that are not items: a section heading (`STARTERS` alone on its row, in a
@@ -19,3 +20,19 @@ const TOTAL =
 
 /** True for a name that labels a sum, not a dish or product. */
 export const isTotalName = (name: string): boolean => TOTAL.test(name.trim());
+
+/**
+ * True (with a `not_an_item` warning) when the row's name labels a sum: the row is skipped. `what` is the
+ * item the table lists (`dish`, `product`).
+ */
+export const skipsTotal = (
+  ctx: Pick<TableContext, 'warn'>,
+  row: TableRow,
+  column: string | null,
+  name: string,
+  what: string,
+): boolean => {
+  if (!isTotalName(name)) return false;
+  ctx.warn(row.row, column, 'not_an_item', `${JSON.stringify(name)} is a total, not a ${what}; skipped`);
+  return true;
+};

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type CsvError, type Options, parse } from 'csv-parse';
 import { peekStream } from '../bytes';
-import { toUtf8 } from './encoding';
+import { encodingFallbackWarning, toUtf8 } from './encoding';
 import type { ReadContext, SourceReader, Table, TableRow, TextEncoding } from './types';
 
 /**
@@ -143,13 +143,7 @@ const tables = (source: Parameters<SourceReader['read']>[0], ctx: ReadContext): 
         encoding,
         onDelimiter: (delimiter) => ctx.describe({ delimiter }),
         onProblem: (row, message) => ctx.warn({ row, column: null, code: 'unreadable_record', message }),
-        onFallback: (offset) =>
-          ctx.warn({
-            row: null,
-            column: null,
-            code: 'encoding_fallback',
-            message: `the text is UTF-8 but has bytes that are not (from byte ${offset}); they were read as Windows-1252`,
-          }),
+        onFallback: (offset) => ctx.warn(encodingFallbackWarning(offset)),
       }),
     },
   ];

@@ -1,3 +1,4 @@
+import { readAll } from '../bytes';
 import type { DraftItem as PipelineDraft } from '../draft';
 import type { DraftItem } from '../drafts/draft-item';
 import { draftSource } from '../drafts/read-draft';
@@ -9,17 +10,11 @@ import type { OpenedSource, ReadContext, ReaderOutput } from './types';
 /** SPEC 9: a source is at most 100 MB; a PDF or an image is read whole (pdf.js and OCR need every byte). */
 const MAX_DRAFT_SOURCE_BYTES = 100 * 1024 * 1024;
 
-const readWhole = async (source: OpenedSource): Promise<Uint8Array> => {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of source.bytes) {
-    size += chunk.length;
-    if (size > MAX_DRAFT_SOURCE_BYTES)
-      throw new CatalogSourceError('the source is over 100 MB', 'source_unreadable');
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-};
+const readWhole = (source: OpenedSource): Promise<Uint8Array> =>
+  readAll(source.bytes, {
+    maxBytes: MAX_DRAFT_SOURCE_BYTES,
+    tooLarge: () => new CatalogSourceError('the source is over 100 MB', 'source_unreadable'),
+  });
 
 /** A drafted dish as the pipeline's draft (assembly turns it into a format 2 item). */
 const toPipelineDraft = (item: DraftItem): PipelineDraft => ({

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import iconv from 'iconv-lite';
+import type { WarningInput } from '../warnings';
 import type { TextEncoding } from './types';
 
 /**
@@ -207,6 +208,14 @@ const incompleteTail = (bytes: Uint8Array): number => {
   }
   return 0;
 };
+
+/** The warning of a text source whose UTF-8 turned out to hold other bytes from `offset` on. */
+export const encodingFallbackWarning = (offset: number): WarningInput => ({
+  row: null,
+  column: null,
+  code: 'encoding_fallback',
+  message: `the text is UTF-8 but has bytes that are not (from byte ${offset}); they were read as Windows-1252`,
+});
 
 export interface DecodeOptions {
   /** Called once, with the byte offset, when UTF-8 text turns out to contain bytes that are not UTF-8. */

@@ -1,4 +1,5 @@
 import { OutboundNetworkError } from '../../outbound';
+import { readAll } from '../bytes';
 import type { DraftItem } from '../draft';
 import { CatalogSourceError } from '../errors';
 import { HtmlTooDeepError } from '../web/html';
@@ -21,20 +22,14 @@ const isWebUrl = (name: string | null): name is string =>
   name !== null && /^https?:\/\//i.test(name) && URL.canParse(name);
 
 /** The page, up to the bound on one page; more is not a page the service reads. */
-const readPage = async (source: OpenedSource, maxBytes: number): Promise<Buffer> => {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of source.bytes) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      throw new CatalogSourceError(
+const readPage = (source: OpenedSource, maxBytes: number): Promise<Buffer> =>
+  readAll(source.bytes, {
+    maxBytes,
+    tooLarge: () =>
+      new CatalogSourceError(
         `${source.source} is a web page larger than ${Math.round(maxBytes / 1024 / 1024)} MB, the limit for one page`,
-      );
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-};
+      ),
+  });
 
 /** A web reader's item as the pipeline's draft entity. */
 export const webItemToDraft = (item: WebItem, source: string): DraftItem => ({

@@ -2,7 +2,7 @@ import { parseCatalogUpload } from '../document';
 import { CatalogSourceError } from '../errors';
 import { mapShopifyProducts, shopifyProductsOf } from '../web/shopify';
 import { documentDrafts } from './catalog-document';
-import { decodeAll } from './encoding';
+import { decodeAll, encodingFallbackWarning } from './encoding';
 import { webItemToDraft } from './html';
 import { flattenRows } from './json-rows';
 import type { CellValue, ReadContext, ReaderOutput, SourceReader, TableRow } from './types';
@@ -116,13 +116,7 @@ export const jsonReader: SourceReader = {
     const encoding = source.encoding ?? 'utf-8';
     ctx.describe({ encoding });
     const text = await decodeAll(source.bytes, encoding, {
-      onFallback: (offset) =>
-        ctx.warn({
-          row: null,
-          column: null,
-          code: 'encoding_fallback',
-          message: `the text is UTF-8 but has bytes that are not (from byte ${offset}); they were read as Windows-1252`,
-        }),
+      onFallback: (offset) => ctx.warn(encodingFallbackWarning(offset)),
     });
     let value: unknown;
     try {

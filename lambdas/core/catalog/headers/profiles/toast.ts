@@ -1,7 +1,7 @@
 import type { DraftVariant } from '../../draft';
 import { type PriceCell, parsePriceCell } from '../../rows/prices';
 import { rowCells } from '../../rows/row-cells';
-import { isTotalName } from '../../rows/row-kinds';
+import { skipsTotal } from '../../rows/row-kinds';
 import type { RowReader, TableContext } from '../../rows/types';
 import { singleVariant } from '../../rows/variant-prices';
 import type { TableRow } from '../../sources/types';
@@ -97,15 +97,7 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
         ctx.warn(row.row, nameColumn, 'missing_name', 'the row has no Menu Item; skipped');
         return;
       }
-      if (isTotalName(name)) {
-        ctx.warn(
-          row.row,
-          nameColumn,
-          'not_an_item',
-          `${JSON.stringify(name)} is a total, not a dish; skipped`,
-        );
-        return;
-      }
+      if (skipsTotal(ctx, row, nameColumn, name, 'dish')) return;
       const path = [cells.text(row, MENU), cells.text(row, GROUP), cells.text(row, SUBGROUP)].filter(
         (part): part is string => part !== null,
       );

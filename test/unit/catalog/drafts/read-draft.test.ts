@@ -112,7 +112,11 @@ describe('draftSource', () => {
     const recognizer = new ScriptedRecognizer(PHOTO_WORDS);
     const photo = await menuPhoto(CORPUS[0]!, { scale: 0.5, format: 'png' });
     const result = await draft(photo, 'image', { recognizer }, 'fr_ca');
-    expect(recognizer.calls).toEqual([{ languages: ['fra'], timeoutMs: DRAFT_LIMITS.ocrPageTimeoutMs }]);
+    // The recognizer gets what is left of the page's budget: the whole of it, less the few ms spent decoding.
+    expect(recognizer.calls).toEqual([{ languages: ['fra'], timeoutMs: expect.any(Number) }]);
+    const given = recognizer.calls[0]!.timeoutMs;
+    expect(given).toBeLessThanOrEqual(DRAFT_LIMITS.ocrPageTimeoutMs);
+    expect(given).toBeGreaterThan(DRAFT_LIMITS.ocrPageTimeoutMs - 10_000);
     expect(
       result.items.map((i) => [
         i.categoryPath.join(),

@@ -27,6 +27,7 @@ const MEDIA_TYPES: Record<string, string> = {
   '.tsv': 'text/tab-separated-values',
   '.txt': 'text/plain',
   '.json': 'application/json',
+  '.xml': 'application/xml',
   '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   '.xls': 'application/vnd.ms-excel',
   '.pdf': 'application/pdf',

@@ -145,8 +145,7 @@ const checkBuilt = async (expectation: BuiltExpectation) => {
   expect(options(expectation.source.profile)).toContain(entry.profile);
   if (expectation.source.header_row !== undefined)
     expect(entry.header_row).toBe(expectation.source.header_row);
-  else if (expectation.source.format !== 'xlsx' && expectation.source.format !== 'json')
-    expect(entry.header_row).toBe(1);
+  else if (!['xlsx', 'json', 'xml'].includes(expectation.source.format)) expect(entry.header_row).toBe(1);
   checkColumns('source', entry, expectation.source);
   for (const sheet of expectation.source.sheets ?? []) {
     const actual = entry.sheets?.find((s) => s.name === sheet.name);

@@ -19,7 +19,14 @@ export const kindOf = (
   if (format === 'html' || type === 'text/html' || type === 'application/xhtml+xml') return 'html';
   if (IMAGE_TYPES.test(type)) return 'image';
   if (/^(text\/(csv|tab-separated-values))$/.test(type) || /\.(csv|tsv|txt)$/.test(lower)) return 'table';
-  if (type === 'application/json' || type.startsWith('text/') || lower.endsWith('.json')) return 'text';
+  if (
+    format === 'json' ||
+    format === 'xml' ||
+    /^application\/(?:[\w.+-]+\+)?(?:json|xml)$/.test(type) ||
+    type.startsWith('text/') ||
+    /\.(?:json|xml)$/.test(lower)
+  )
+    return 'text';
   // Uploaded files are often stored as application/octet-stream: sniff the common image formats.
   if (bytes[0] === 0xff && bytes[1] === 0xd8) return 'image';
   if (head.startsWith('\x89PNG')) return 'image';

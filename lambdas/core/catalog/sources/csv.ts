@@ -163,5 +163,6 @@ export const csvReader: SourceReader = {
   ],
   extensions: ['csv', 'tsv', 'tab', 'txt'],
   sniffText: (text) => /[,;\t|]/.test(text.split(/\r?\n/, 1)[0] ?? ''),
+  looseSniff: true,
   read: async (source, ctx) => ({ kind: 'tables', tables: tables(source, ctx) }),
 };

@@ -4,7 +4,7 @@ import type { SourceProbe, SourceReader, TextEncoding } from './types';
 /**
  * Source format detection (SPEC 5.2) over a list of readers: binary signatures first (a PDF labelled
  * `text/csv` is still a PDF), then the declared content type, then the file extension, then a look at the
- * decoded text. A text format must decode as text (SPEC 5.2 encodings); anything else is `unknown`.
+ * decoded text (which overrules a label only when the text is plainly another format and not the labelled one). A text format must decode as text (SPEC 5.2 encodings); anything else is `unknown`.
  */
 
 export interface Detection {
@@ -62,16 +62,20 @@ export const detectSource = (
   const declared =
     readers.find((r) => type !== '' && r.contentTypes?.includes(type)) ??
     readers.find((r) => extension !== null && r.extensions?.includes(extension));
-  if (declared !== undefined) {
-    if (!declared.textual) return { reader: declared, encoding: null };
-    // A text format must look like text; between text formats the label wins over the sniff.
-    return text === null
-      ? { reader: unknown, encoding: null }
-      : { reader: declared, encoding: text.encoding };
-  }
+  if (declared !== undefined && !declared.textual) return { reader: declared, encoding: null };
+  // A text format must look like text.
   if (text === null) return { reader: unknown, encoding: null };
   const start = headText(probe.head, text.encoding, text.bomLength);
-  const sniffed = readers.find((r) => r.textual && r.sniffText?.(start));
+  const sniff = (reader: SourceReader): boolean => reader.textual && reader.sniffText?.(start) === true;
+  if (declared !== undefined) {
+    // Between text formats the label wins over the sniff, unless the text is plainly another format and
+    // not the labelled one: an XML spreadsheet saved as `.xls` (labelled like a CSV by browsers), a feed
+    // named `.txt`, an HTML error page served as JSON.
+    const plainlyOther =
+      declared.sniffText?.(start) === true ? undefined : readers.find((r) => !r.looseSniff && sniff(r));
+    return { reader: plainlyOther ?? declared, encoding: text.encoding };
+  }
+  const sniffed = readers.find(sniff);
   return sniffed === undefined
     ? { reader: unknown, encoding: null }
     : { reader: sniffed, encoding: text.encoding };

@@ -67,8 +67,9 @@ export const htmlReader: SourceReader = {
   format: 'html',
   textual: true,
   contentTypes: ['text/html', 'application/xhtml+xml'],
-  extensions: ['html', 'htm'],
-  sniffText: (text) => /^(?:<!--[\s\S]*?-->\s*)*<(?:!doctype html|html|head|body)\b/i.test(text),
+  extensions: ['html', 'htm', 'xhtml'],
+  sniffText: (text) =>
+    /^(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<(?:!doctype html|html|head|body)\b/i.test(text),
   read: async (source, ctx) => {
     const limits = ctx.web?.budget.limits ?? DEFAULT_WEB_LIMITS;
     const body = await readPage(source, limits.maxPageBytes);

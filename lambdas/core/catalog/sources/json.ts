@@ -33,10 +33,14 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 /** Row objects as a table: a header row of every key (first seen first), then one row per element. */
 const rowTable = (elements: readonly unknown[], ctx: ReadContext): TableRow[][] => [
-  [...tableRows(flattenRows(elements), ctx)],
+  [...objectRows(flattenRows(elements), ctx)],
 ];
 
-function* tableRows(elements: readonly unknown[], ctx: ReadContext): Generator<TableRow> {
+/**
+ * Row objects as table rows: a header row (row 0) of every key, first seen first, then one row per element,
+ * numbered by its position; an element that is not an object is skipped with a warning (null silently).
+ */
+export function* objectRows(elements: readonly unknown[], ctx: ReadContext): Generator<TableRow> {
   const keys = new Map<string, number>();
   for (const element of elements) {
     if (!isObject(element)) continue;

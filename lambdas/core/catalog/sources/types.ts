@@ -20,7 +20,7 @@ import type { WebJobContext } from '../web/web-session';
 /** Bytes as a source yields them: a Node Readable, a fetch body, or the OutboundResponse body. */
 export type ByteStream = AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
 
-export const SOURCE_FORMATS = ['csv', 'xlsx', 'json', 'pdf', 'image', 'html', 'unknown'] as const;
+export const SOURCE_FORMATS = ['csv', 'xlsx', 'json', 'xml', 'pdf', 'image', 'html', 'unknown'] as const;
 export type SourceFormat = (typeof SOURCE_FORMATS)[number];
 
 /**
@@ -147,6 +147,8 @@ export interface SourceReader {
   readonly extensions?: readonly string[];
   /** Text formats: true when the decoded start of the source looks like this format. */
   readonly sniffText?: (text: string) => boolean;
+  /** The sniff is a guess (delimited text: any line with a comma), never enough to overrule a label. */
+  readonly looseSniff?: boolean;
   /** Text formats are decoded (BOM, strict UTF-8, Windows-1252); binary ones get `encoding: null`. */
   readonly textual: boolean;
   /**

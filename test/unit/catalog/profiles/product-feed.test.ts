@@ -203,23 +203,3 @@ describe('product feeds (Google Merchant Center, Meta)', () => {
     expect(results.sources?.[0]).toMatchObject({ profile: 'meta' });
   });
 });
-
-describe('an XML product feed (RSS or Atom)', () => {
-  test('is not read (SPEC 5.2 formats), and the source says what to send instead', async () => {
-    const xml =
-      '<?xml version="1.0" encoding="UTF-8"?>\n<rss xmlns:g="http://base.google.com/ns/1.0" version="2.0"><channel>' +
-      '<item><g:id>A</g:id><g:title>Tee</g:title><g:price>24.00 USD</g:price></item></channel></rss>\n';
-    const { results, failures } = await buildFrom(
-      [{ source: 'feed.xml', body: xml, contentType: 'application/xml', name: 'feed.xml' }],
-      aCatalogJob({ job_type: 'new_retail_catalog' }),
-    );
-    expect(failures).toEqual([
-      {
-        source: 'feed.xml',
-        code: 'source_unreadable',
-        message: expect.stringMatching(/XML.*CSV or tab-separated/),
-      },
-    ]);
-    expect(results.sources?.[0]).toMatchObject({ format: 'unknown', items: 0 });
-  });
-});

@@ -57,6 +57,24 @@ describe('detectSource', () => {
     ],
     [{ head: iconv.encode('Name,Price\r\n', 'utf-16be', { addBOM: true }) }, ['csv', 'utf-16be']],
     [{ head: iconv.encode('Nom;Prix\r\nCrème;6,50 €\r\n', 'windows-1252') }, ['csv', 'windows-1252']],
+    // XML: by its declaration or root, and over a label whose own look the text does not have.
+    [{ head: text('<?xml version="1.0"?><rss version="2.0">') }, ['xml', 'utf-8']],
+    [{ head: text('<feed xmlns="http://www.w3.org/2005/Atom">'), name: 'feed.txt' }, ['xml', 'utf-8']],
+    [
+      {
+        head: text('<?xml version="1.0"?>\n<Workbook>'),
+        contentType: 'application/vnd.ms-excel',
+        name: 'a.xls',
+      },
+      ['xml', 'utf-8'],
+    ],
+    [{ head: text('<Export><Artikel>'), name: 'export.xml' }, ['xml', 'utf-8']],
+    [{ head: text('<products>\n<product>a,b</product>'), contentType: 'text/xml' }, ['xml', 'utf-8']],
+    [{ head: text('<?xml version="1.0"?>\n<!DOCTYPE html>\n<html>') }, ['html', 'utf-8']],
+    [{ head: text('<!doctype html><p>Not found</p>'), contentType: 'application/json' }, ['html', 'utf-8']],
+    // A loose look (a comma in the first line) never overrules a label.
+    [{ head: text('[{"name":"A","price":1}]'), name: 'menu.csv' }, ['csv', 'utf-8']],
+    [{ head: text('<div>menu, drinks</div>'), contentType: 'text/html' }, ['html', 'utf-8']],
   ])('%#: → %j', (input, expected) => {
     expect(detect(input)).toEqual(expected);
   });

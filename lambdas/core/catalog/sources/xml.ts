@@ -217,8 +217,22 @@ const parseXml = (text: string): XmlNode => {
   }
   const valid = XMLValidator.validate(text);
   if (valid !== true) {
+    // The validator names elements left open at the end as a JSON list: `Invalid '["rss","channel"]' found.`
+    const open = /^Invalid '(\[[\s\S]*\])' found\.$/.exec(valid.err.msg)?.[1];
+    let unclosed: unknown;
+    try {
+      unclosed = open === undefined ? undefined : JSON.parse(open);
+    } catch {
+      unclosed = undefined;
+    }
     throw new CatalogSourceError(
-      `the XML source is not well-formed (line ${valid.err.line}: ${valid.err.msg}); it may have been cut short`,
+      Array.isArray(unclosed)
+        ? `the XML source ends before ${unclosed
+            .slice(-3)
+            .reverse()
+            .map((name) => `<${String(name)}>`)
+            .join(' in ')}${unclosed.length > 3 ? ' in …' : ''} is closed: it was cut short`
+        : `the XML source is not well-formed (line ${valid.err.line}: ${valid.err.msg}); it may have been cut short`,
       'source_unreadable',
     );
   }

@@ -142,9 +142,13 @@ describe('XML that cannot be read fails its source clearly, and never hangs or l
     return built.failures[0]!.message;
   };
 
-  test('a feed cut short names the line where it broke', async () => {
-    const cut = RSS_ONE.replace('</item></channel></rss>\n', '<item><g:id>B</g:id><g:title>Ca');
-    expect(await failure(cut)).toMatch(/not well-formed \(line \d+: .*\); it may have been cut short/);
+  test('a feed cut short says so, and a broken one names the line where it broke', async () => {
+    const cut = RSS_ONE.replace('</item></channel></rss>\n', '</item><item><g:id>B</g:id><g:title>Ca');
+    expect(await failure(cut)).toBe(
+      'the XML source ends before <g:title> in <item> in <channel> in … is closed: it was cut short',
+    );
+    const broken = RSS_ONE.replace('<g:title>Tee &amp; Cap</g:title>', '\n<g:title>Tee &amp; Cap</title>');
+    expect(await failure(broken)).toMatch(/^the XML source is not well-formed \(line 3: .*g:title.*\)/);
   });
 
   test('entity declarations (billion laughs, external files) are refused, not expanded', async () => {

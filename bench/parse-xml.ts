@@ -60,7 +60,7 @@ const writeFeeds = (dir: string): { tsv: string; xml: string } => {
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<rss xmlns:g="http://base.google.com/ns/1.0" version="2.0"><channel><title>Shop</title>',
   ];
-  const escape = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  const escapeXml = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
   for (let i = 0; i < offers; i += 1) {
     const o = offer(i);
     tsv.push(
@@ -82,7 +82,7 @@ const writeFeeds = (dir: string): { tsv: string; xml: string } => {
       `<item><g:id>${o.id}</g:id><g:title>${o.title}</g:title><g:description><![CDATA[${o.description}]]></g:description>` +
         `<g:link>${o.link}</g:link><g:image_link>${o.image}</g:image_link><g:availability>in_stock</g:availability>` +
         `<g:price>${o.price}</g:price><g:brand>${o.brand}</g:brand><g:item_group_id>${o.group}</g:item_group_id>` +
-        `<g:size>${o.size}</g:size><g:product_type>${escape(o.type)}</g:product_type></item>`,
+        `<g:size>${o.size}</g:size><g:product_type>${escapeXml(o.type)}</g:product_type></item>`,
     );
   }
   xml.push('</channel></rss>');

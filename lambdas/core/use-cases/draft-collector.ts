@@ -1,6 +1,6 @@
 import type { CatalogDocument } from '../catalog/document';
 import type { DraftItem, WebDraftItem } from '../catalog/drafts/draft-item';
-import type { DraftingServices, SourceCopyDetails, WebPageCopy } from '../catalog/drafts/drafting';
+import type { DraftingServices, SourceCopyDetails } from '../catalog/drafts/drafting';
 import type { JobRecord } from '../model';
 import type { ImageDecoder, ObjectStore, PageRasterizer, TextRecognizer } from '../ports';
 import { isUuid } from '../schemas/job';

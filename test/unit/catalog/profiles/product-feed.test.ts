@@ -1,6 +1,4 @@
 import { commonTitle } from '../../../../lambdas/core/catalog/headers/profiles/product-feed';
-import { buildFrom } from '../../../fixtures/catalog/build';
-import { aCatalogJob } from '../../../fixtures/catalog/jobs';
 import { buildRetail, csvOf, itemNamed, pathOf, profileOf, variantsOf } from './helpers';
 
 const GOOGLE = [

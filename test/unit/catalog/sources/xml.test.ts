@@ -110,7 +110,7 @@ describe('Excel 2003 XML spreadsheets (SpreadsheetML)', () => {
     const xml = workbook(
       sheet('Items', [
         row(cell('Price list 2026', ' ss:MergeAcross="3"')),
-        '<Row ss:Index="3">' + cell('Item') + cell('Category') + cell('Barcode') + cell('Price') + '</Row>',
+        `<Row ss:Index="3">${cell('Item')}${cell('Category')}${cell('Barcode')}${cell('Price')}</Row>`,
         row(cell('Espresso beans 1 kg'), cell('Coffee'), cell('036000291452'), cell(18.5)),
         row(cell('Paper filters'), cell('036000291469', ' ss:Index="3"'), cell(4)),
         row(cell('Mug'), cell('Merch'), cell('not a code'), cell(9)),

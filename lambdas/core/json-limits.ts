@@ -210,10 +210,14 @@ export const checkJsonText = (text: string, maxDepth = JSON_MAX_DEPTH): JsonProb
  */
 export const checkJsonValue = (value: unknown, maxDepth: number): JsonProblem[] => {
   const problems: JsonProblem[] = [];
-  const stack: { value: unknown; path: Path }[] = [{ value, path: [] }];
+  // A key's own problem waits on the stack beside the values, so that problems come in document order,
+  // as checkJsonText reports them.
+  const stack: { value: unknown; path: Path; problem?: JsonProblem }[] = [{ value, path: [] }];
   while (stack.length > 0 && problems.length < MAX_REPORTED) {
-    const { value: current, path } = stack.pop()!;
-    if (current !== null && typeof current === 'object' && path.length >= maxDepth) {
+    const { value: current, path, problem } = stack.pop()!;
+    if (problem !== undefined) {
+      problems.push(problem);
+    } else if (current !== null && typeof current === 'object' && path.length >= maxDepth) {
       problems.push(tooDeep(path, maxDepth));
     } else if (typeof current === 'number') {
       if (!Number.isFinite(current) || Math.abs(current) > SAFE) problems.push(outOfRange(path));
@@ -225,9 +229,10 @@ export const checkJsonValue = (value: unknown, maxDepth: number): JsonProblem[] 
       const keys = Object.keys(current);
       for (let k = keys.length - 1; k >= 0; k--) {
         const key = keys[k]!;
-        if (key === '__proto__') problems.push(protoKey([...path, key]));
-        else if (!wellFormed(key)) problems.push(invalidUnicode([...path, key]));
-        else stack.push({ value: (current as Record<string, unknown>)[key], path: [...path, key] });
+        const at = [...path, key];
+        if (key === '__proto__') stack.push({ value: undefined, path: at, problem: protoKey(at) });
+        else if (!wellFormed(key)) stack.push({ value: undefined, path: at, problem: invalidUnicode(at) });
+        else stack.push({ value: (current as Record<string, unknown>)[key], path: at });
       }
     }
   }

@@ -128,6 +128,16 @@ describe('checkJsonText', () => {
     expect(checkJsonText(text)).toEqual([]);
   });
 
+  it('reports in document order, as checkJsonValue does (a later __proto__ key after an earlier big number)', () => {
+    const text = '[{"":{"":9007199254740992},"__proto__":{}}]';
+    const expected = [
+      ['number_out_of_range', [0, '', '']],
+      ['reserved_key', [0, '__proto__']],
+    ];
+    expect(checkJsonText(text, 10).map((p) => [p.code, p.path])).toEqual(expected);
+    expect(checkJsonValue(JSON.parse(text), 10).map((p) => [p.code, p.path])).toEqual(expected);
+  });
+
   it('finds exactly what checkJsonValue finds in what JSON.stringify writes', () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 40 }), (value) => {

@@ -31,6 +31,8 @@ const CONTENT_TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.xml': 'application/xml',
   '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.xls': 'application/vnd.ms-excel',
+  '.ods': 'application/vnd.oasis.opendocument.spreadsheet',
 };
 
 const expectations = readdirSync(DIR)
@@ -145,7 +147,8 @@ const checkBuilt = async (expectation: BuiltExpectation) => {
   expect(options(expectation.source.profile)).toContain(entry.profile);
   if (expectation.source.header_row !== undefined)
     expect(entry.header_row).toBe(expectation.source.header_row);
-  else if (!['xlsx', 'json', 'xml'].includes(expectation.source.format)) expect(entry.header_row).toBe(1);
+  else if (!['xlsx', 'xls', 'ods', 'json', 'xml'].includes(expectation.source.format))
+    expect(entry.header_row).toBe(1);
   checkColumns('source', entry, expectation.source);
   for (const sheet of expectation.source.sheets ?? []) {
     const actual = entry.sheets?.find((s) => s.name === sheet.name);

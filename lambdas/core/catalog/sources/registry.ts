@@ -3,8 +3,8 @@ import { csvReader } from './csv';
 import { htmlReader } from './html';
 import { imageReader } from './image';
 import { jsonReader } from './json';
+import { odsReader, xlsReader } from './legacy-workbook';
 import { pdfReader } from './pdf';
-import { isOle } from './signatures';
 import type { SourceReader } from './types';
 import { xlsxReader } from './xlsx';
 import { xmlReader } from './xml';
@@ -16,18 +16,15 @@ import { xmlReader } from './xml';
  */
 
 /**
- * What nothing else claims: a legacy binary `.xls`, a word-processor file, binary data. SPEC 5.2: a source
- * in an unknown format cannot be read; the job fails unless other sources gave items.
+ * What nothing else claims: a word-processor file, an archive, binary data. SPEC 5.2: a source in an
+ * unknown format cannot be read; the job fails unless other sources gave items.
  */
 export const unknownReader: SourceReader = {
   format: 'unknown',
   textual: false,
-  signature: isOle,
-  read: async (source) => {
+  read: async () => {
     throw new CatalogSourceError(
-      isOle(source.head)
-        ? 'the source is a legacy Excel (.xls) or Office file: save it as .xlsx or CSV'
-        : 'the source is in a format the service does not read (CSV, TSV, XLSX, JSON, XML feeds, PDF, images, web pages are read)',
+      'the source is in a format the service does not read (CSV, TSV, XLSX, XLS, ODS, JSON, XML feeds, PDF, images and web pages are read)',
       'source_unreadable',
     );
   },
@@ -36,8 +33,9 @@ export const unknownReader: SourceReader = {
 export const SOURCE_READERS: readonly SourceReader[] = [
   pdfReader,
   imageReader,
+  odsReader,
   xlsxReader,
-  unknownReader,
+  xlsReader,
   jsonReader,
   htmlReader,
   xmlReader,

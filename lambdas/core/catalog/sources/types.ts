@@ -20,7 +20,18 @@ import type { WebJobContext } from '../web/web-session';
 /** Bytes as a source yields them: a Node Readable, a fetch body, or the OutboundResponse body. */
 export type ByteStream = AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
 
-export const SOURCE_FORMATS = ['csv', 'xlsx', 'json', 'xml', 'pdf', 'image', 'html', 'unknown'] as const;
+export const SOURCE_FORMATS = [
+  'csv',
+  'xlsx',
+  'xls',
+  'ods',
+  'json',
+  'xml',
+  'pdf',
+  'image',
+  'html',
+  'unknown',
+] as const;
 export type SourceFormat = (typeof SOURCE_FORMATS)[number];
 
 /**

@@ -3,7 +3,8 @@ import readXlsxFile from 'read-excel-file/node';
 import { readAll } from '../bytes';
 import { CatalogSourceError } from '../errors';
 import { isZip } from './signatures';
-import type { CellValue, SourceReader, Table, TableRow, Workbook } from './types';
+import type { CellValue, ReadContext, ReaderOutput, SourceReader, Table, TableRow, Workbook } from './types';
+import { checkZipExpansion } from './zip';
 
 /**
  * XLSX workbooks (SPEC 5.2), read with read-excel-file: every sheet is a table; sheets whose header row is
@@ -70,6 +71,44 @@ function* rows(data: readonly (readonly unknown[])[]): Generator<TableRow> {
   for (let i = 0; i < data.length; i += 1) yield rowAt(data, i);
 }
 
+/** A sheet as a reader has it: its name and its rows from the top (row 1 first). */
+export interface SheetData {
+  readonly sheet: string;
+  readonly data: readonly (readonly unknown[])[];
+}
+
+/**
+ * A workbook's sheets as the table pipeline takes them, shared by the XLSX and the legacy workbook readers:
+ * a hidden sheet is not read (a warning names it) unless every sheet is hidden.
+ */
+export const workbookTables = (
+  sheets: readonly SheetData[],
+  hidden: ReadonlySet<string>,
+  ctx: ReadContext,
+): ReaderOutput => {
+  const skip = sheets.some((sheet) => !hidden.has(sheet.sheet)) ? hidden : new Set<string>();
+  for (const name of skip) {
+    if (!sheets.some((sheet) => sheet.sheet === name)) continue;
+    ctx.warn({
+      row: null,
+      column: null,
+      sheet: name,
+      code: 'hidden_sheet',
+      message: `the sheet ${JSON.stringify(name)} is hidden in the workbook; its rows were not read`,
+    });
+  }
+  const tables: Table[] = sheets.map((sheet) => ({
+    sheet: sheet.sheet,
+    batches: skip.has(sheet.sheet) ? [] : batches(sheet.data),
+  }));
+  const workbook: Workbook = {
+    sheets: sheets
+      .filter((sheet) => !skip.has(sheet.sheet))
+      .map((sheet) => ({ name: sheet.sheet, rows: () => rows(sheet.data) })),
+  };
+  return { kind: 'tables', tables, workbook };
+};
+
 export const xlsxReader: SourceReader = {
   format: 'xlsx',
   textual: false,
@@ -78,9 +117,10 @@ export const xlsxReader: SourceReader = {
   extensions: ['xlsx', 'xlsm'],
   read: async (source, ctx) => {
     const bytes = await readAll(source.bytes);
-    let sheets: { sheet: string; data: unknown[][] }[];
+    checkZipExpansion(bytes);
+    let sheets: SheetData[];
     try {
-      sheets = (await readXlsxFile(bytes)) as unknown as { sheet: string; data: unknown[][] }[];
+      sheets = (await readXlsxFile(bytes)) as unknown as SheetData[];
     } catch (error) {
       throw new CatalogSourceError(
         `the workbook cannot be read as XLSX: ${error instanceof Error ? error.message : String(error)}`,
@@ -88,27 +128,6 @@ export const xlsxReader: SourceReader = {
         { cause: error },
       );
     }
-    const hidden = hiddenSheets(bytes);
-    const skip = sheets.some((sheet) => !hidden.has(sheet.sheet)) ? hidden : new Set<string>();
-    for (const name of skip) {
-      if (!sheets.some((sheet) => sheet.sheet === name)) continue;
-      ctx.warn({
-        row: null,
-        column: null,
-        sheet: name,
-        code: 'hidden_sheet',
-        message: `the sheet ${JSON.stringify(name)} is hidden in the workbook; its rows were not read`,
-      });
-    }
-    const tables: Table[] = sheets.map((sheet) => ({
-      sheet: sheet.sheet,
-      batches: skip.has(sheet.sheet) ? [] : batches(sheet.data),
-    }));
-    const workbook: Workbook = {
-      sheets: sheets
-        .filter((sheet) => !skip.has(sheet.sheet))
-        .map((sheet) => ({ name: sheet.sheet, rows: () => rows(sheet.data) })),
-    };
-    return { kind: 'tables', tables, workbook };
+    return workbookTables(sheets, hiddenSheets(bytes), ctx);
   },
 };

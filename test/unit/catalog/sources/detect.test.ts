@@ -28,7 +28,20 @@ describe('detectSource', () => {
     ],
     [
       { head: Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), name: 'menu.xls' },
-      ['unknown', null],
+      ['xls', null],
+    ],
+    // A `.xls` name on text is the text's format: only the OLE2 signature is a legacy workbook.
+    [{ head: text('Item\tPrice\nSoup\t5\n'), name: 'export.xls' }, ['csv', 'utf-8']],
+    [
+      {
+        head: Buffer.concat([
+          Buffer.from([0x50, 0x4b, 0x03, 0x04]),
+          Buffer.alloc(26),
+          text('mimetypeapplication/vnd.oasis.opendocument.spreadsheet'),
+        ]),
+        name: 'menu.xlsx',
+      },
+      ['ods', null],
     ],
     [{ head: text('name,price\nA,1\n'), contentType: 'text/csv; charset=utf-8' }, ['csv', 'utf-8']],
     [{ head: text('[{"name":"A"}]'), contentType: 'application/json' }, ['json', 'utf-8']],

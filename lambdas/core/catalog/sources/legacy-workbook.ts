@@ -1,0 +1,106 @@
+import * as XLSX from '@e965/xlsx';
+import { readAll } from '../bytes';
+import { CatalogSourceError } from '../errors';
+import { ascii, isOle, isZip, startsWith } from './signatures';
+import type { OpenedSource, ReadContext, ReaderOutput, SourceReader } from './types';
+import { type SheetData, workbookTables } from './xlsx';
+import { checkZipExpansion } from './zip';
+
+/**
+ * Workbooks in the formats before and beside XLSX, read with SheetJS (the @e965/xlsx build of 0.20.3):
+ * - legacy Excel `.xls` (BIFF8, and BIFF5/BIFF2 from older systems), which back offices and ERPs still
+ *   export — recognised by the OLE2 signature; an OLE file that holds no workbook (a Word document) or a
+ *   password-protected one fails with a message saying so;
+ * - OpenDocument spreadsheets `.ods` (LibreOffice, OpenOffice, Google Sheets' download), recognised by the
+ *   ZIP archive's `mimetype` entry.
+ * Sheets become tables as XLSX sheets do (xlsx.ts: hidden sheets skipped with a warning); numbers stay
+ * numbers, dates become ISO 8601 text, row numbers are the sheet's own.
+ */
+
+const ODS_MIMETYPE = 'application/vnd.oasis.opendocument.spreadsheet';
+
+/**
+ * An ODS archive should store `mimetype` first and uncompressed (its content at byte 38); writers that do
+ * not (SheetJS puts the manifest first) still name the media type in plain bytes near the start, in the
+ * stored `mimetype` or `META-INF/manifest.xml`. An XLSX names neither.
+ */
+export const isOds = (head: Uint8Array): boolean => {
+  if (!isZip(head)) return false;
+  if (startsWith(head, ascii('mimetype'), 30) && startsWith(head, ascii(ODS_MIMETYPE), 38)) return true;
+  const bytes = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
+  return bytes.includes(ODS_MIMETYPE, 0, 'latin1') && !bytes.includes('[Content_Types].xml', 0, 'latin1');
+};
+
+/** SheetJS's sheets as rows from row 1 (blank rows above the used range kept, so numbers stay Excel's). */
+const sheetsOf = (book: XLSX.WorkBook): { sheets: SheetData[]; hidden: Set<string> } => {
+  const hidden = new Set<string>();
+  const sheets = book.SheetNames.map((name, index) => {
+    if ((book.Workbook?.Sheets?.[index]?.Hidden ?? 0) !== 0) hidden.add(name);
+    const sheet = book.Sheets[name];
+    if (sheet === undefined || sheet['!ref'] === undefined) return { sheet: name, data: [] };
+    const range = XLSX.utils.decode_range(sheet['!ref']);
+    const data = XLSX.utils.sheet_to_json<unknown[]>(sheet, {
+      header: 1,
+      raw: true,
+      defval: null,
+      blankrows: true,
+    });
+    // Columns left of the used range are empty cells, so that a header's position is its column.
+    const shifted = range.s.c > 0 ? data.map((row) => [...new Array(range.s.c).fill(null), ...row]) : data;
+    return { sheet: name, data: [...new Array(range.s.r).fill([]), ...shifted] };
+  });
+  return { sheets, hidden };
+};
+
+const describeFailure = (error: unknown, kind: string): string => {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/password|encrypt/i.test(message))
+    return `the ${kind} is password-protected: save it without a password (or as CSV)`;
+  if (
+    /workbook|unsupported|corrupt|CFB|Header Signature/i.test(message) &&
+    kind === 'legacy Excel (.xls) file'
+  )
+    return 'the source is an Office file without a workbook in it (a Word or PowerPoint document?): send the catalog as CSV or XLSX';
+  return `the ${kind} cannot be read: ${message}`;
+};
+
+const readBook = async (source: OpenedSource, kind: string): Promise<XLSX.WorkBook> => {
+  const bytes = await readAll(source.bytes);
+  if (isZip(bytes)) checkZipExpansion(bytes);
+  try {
+    return XLSX.read(bytes, {
+      type: 'buffer',
+      cellDates: true,
+      cellFormula: false,
+      cellHTML: false,
+      cellStyles: false,
+    });
+  } catch (error) {
+    throw new CatalogSourceError(describeFailure(error, kind), 'source_unreadable', { cause: error });
+  }
+};
+
+const readWorkbook = async (source: OpenedSource, ctx: ReadContext, kind: string): Promise<ReaderOutput> => {
+  const book = await readBook(source, kind);
+  if (book.SheetNames.length === 0)
+    throw new CatalogSourceError(describeFailure(new Error('no workbook'), kind), 'source_unreadable');
+  const { sheets, hidden } = sheetsOf(book);
+  return workbookTables(sheets, hidden, ctx);
+};
+
+export const xlsReader: SourceReader = {
+  format: 'xls',
+  textual: false,
+  // By its signature only: a `.xls` name is as often CSV, HTML or XML text (their readers take it).
+  signature: isOle,
+  read: (source, ctx) => readWorkbook(source, ctx, 'legacy Excel (.xls) file'),
+};
+
+export const odsReader: SourceReader = {
+  format: 'ods',
+  textual: false,
+  signature: isOds,
+  contentTypes: [ODS_MIMETYPE],
+  extensions: ['ods'],
+  read: (source, ctx) => readWorkbook(source, ctx, 'OpenDocument spreadsheet'),
+};

@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as XLSX from '@e965/xlsx';
+import ExcelJS from 'exceljs';
+import { isOds } from '../../../../lambdas/core/catalog/sources/legacy-workbook';
+import { checkZipExpansion } from '../../../../lambdas/core/catalog/sources/zip';
+import { buildFrom } from '../../../fixtures/catalog/build';
+import { aCatalogJob } from '../../../fixtures/catalog/jobs';
+
+const FIXTURES = join(__dirname, '../../../fixtures/merchant-files');
+const retail = aCatalogJob({ job_type: 'new_retail_catalog' });
+
+const sheetJsBook = (type: 'biff8' | 'biff5' | 'ods', rows: unknown[][], options: { top?: string } = {}) => {
+  const sheet = XLSX.utils.aoa_to_sheet([]);
+  XLSX.utils.sheet_add_aoa(sheet, rows, { origin: options.top ?? 'A1' });
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, sheet, 'Products');
+  return Buffer.from(XLSX.write(book, { type: 'buffer', bookType: type === 'ods' ? 'ods' : type }));
+};
+
+const summary = (built: Awaited<ReturnType<typeof buildFrom>>) =>
+  built.document.items.map((item) => [
+    item.name,
+    item.variants.map((v) => [v.price?.amount ?? null, v.gtin]),
+  ]);
+
+describe('legacy Excel (.xls) and OpenDocument (.ods) workbooks', () => {
+  test.each(['biff8', 'biff5', 'ods'] as const)(
+    'a %s workbook is read by its signature, whatever it is called, rows numbered as the sheet shows them',
+    async (type) => {
+      const bytes = sheetJsBook(
+        type,
+        [
+          ['Product', 'UPC', 'Price'],
+          ['Hammer', 76174512342, 18.99],
+          ['Tape', 'not a code', 14.5],
+        ],
+        { top: 'B3' },
+      );
+      const built = await buildFrom([{ source: 'download', body: bytes, name: 'export.bin' }], retail);
+      expect(summary(built)).toEqual([
+        ['Hammer', [[1899, '076174512342']]],
+        ['Tape', [[1450, null]]],
+      ]);
+      expect(built.results.sources?.[0]).toMatchObject({
+        format: type === 'ods' ? 'ods' : 'xls',
+        header_row: 3,
+        columns: { Product: 'name', UPC: 'gtin', Price: 'price' },
+      });
+      expect(built.results.warnings).toEqual([
+        expect.objectContaining({ sheet: 'Products', row: 5, column: 'UPC', code: 'invalid_gtin' }),
+      ]);
+    },
+  );
+
+  test('the committed fixtures are what they say: BIFF8 in an OLE2 file, ODS with its mimetype first', () => {
+    const xls = readFileSync(join(FIXTURES, 'erp-item-master-biff8.xls'));
+    const ods = readFileSync(join(FIXTURES, 'cafe-menu-libreoffice.ods'));
+    expect([...xls.subarray(0, 4)]).toEqual([0xd0, 0xcf, 0x11, 0xe0]);
+    expect(isOds(ods)).toBe(true);
+    expect(isOds(xls)).toBe(false);
+  });
+
+  test('an Office file without a workbook (a Word document) says what it is, and what to send', async () => {
+    const cfb = XLSX.CFB.utils.cfb_new();
+    XLSX.CFB.utils.cfb_add(cfb, '/WordDocument', Buffer.alloc(4096, 1));
+    const doc = Buffer.from(XLSX.CFB.write(cfb, { type: 'buffer' }) as Uint8Array);
+    const built = await buildFrom([{ source: 'menu.doc', body: doc }], retail);
+    expect(built.failures).toEqual([
+      expect.objectContaining({
+        code: 'source_unreadable',
+        message: expect.stringMatching(/without a workbook.*CSV or XLSX/),
+      }),
+    ]);
+  });
+
+  test('a workbook cut short fails its source; it is never read in part', async () => {
+    const bytes = sheetJsBook('biff8', [
+      ['Product', 'Price'],
+      ...Array.from({ length: 500 }, (_, i) => [`P${i}`, i]),
+    ]);
+    const built = await buildFrom([{ source: 'cut.xls', body: bytes.subarray(0, 3000) }], retail);
+    expect(built.document.items).toEqual([]);
+    expect(built.failures).toEqual([expect.objectContaining({ code: 'source_unreadable' })]);
+  });
+});
+
+describe('ZIP workbooks that would expand past what a worker can hold', () => {
+  const workbook = async () => {
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet('Menu').addRows([
+      ['Item', 'Price'],
+      ['Soup', 5],
+    ]);
+    return Buffer.from(await book.xlsx.writeBuffer());
+  };
+
+  /** The same archive, its central directory declaring `size` bytes for its first entry. */
+  const declaring = (zip: Buffer, size: number): Buffer => {
+    const patched = Buffer.from(zip);
+    const central = patched.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    patched.writeUInt32LE(size, central + 24);
+    return patched;
+  };
+
+  test('are refused by the sizes they declare, before anything is inflated', async () => {
+    const zip = await workbook();
+    expect(() => checkZipExpansion(zip)).not.toThrow();
+    expect(() => checkZipExpansion(zip, { maxEntryBytes: 100, maxTotalBytes: 100_000 })).toThrow(
+      /expands to 0 MB when unzipped/,
+    );
+    const built = await buildFrom([{ source: 'menu.xlsx', body: declaring(zip, 0xfff0_0000) }], retail);
+    expect(built.failures).toEqual([
+      expect.objectContaining({
+        code: 'source_too_large',
+        message: expect.stringMatching(/^the workbook expands to 4095 MB when unzipped/),
+      }),
+    ]);
+  });
+});

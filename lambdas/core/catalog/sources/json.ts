@@ -14,6 +14,7 @@ import type { CellValue, ReadContext, ReaderOutput, SourceReader, TableRow } fro
  * or an object holding one such array (`{ "items": [...] }`, or one level down). Categories holding their
  * items and items holding their sizes are flattened first (json-rows.ts). Row numbers are positions in
  * the (flattened) array.
+ * JSON Lines (one row object per line) are read as the array of their objects.
  * A Shopify store's `/products.json` saved to a file (`{ "products": [{ "title", "variants": [...] }] }`)
  * is read as the storefront reader reads it: one item per product, its variants with their options.
  */
@@ -110,11 +111,47 @@ const fromValue = (value: unknown, ctx: ReadContext): ReaderOutput => {
   );
 };
 
+/**
+ * JSON Lines (`.jsonl`, `.ndjson`: one object per line, as data exports and product APIs stream them) as
+ * the array of its objects; undefined when the text is not that (its first line is not an object). A later
+ * line that is not JSON fails the source with its line number: no line is dropped silently.
+ */
+const jsonLines = (text: string): unknown[] | undefined => {
+  const rows: unknown[] = [];
+  let line = 0;
+  for (const raw of text.split('\n')) {
+    line += 1;
+    const trimmed = raw.trim();
+    if (trimmed === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(trimmed);
+    } catch (error) {
+      if (rows.length === 0) return undefined;
+      throw new CatalogSourceError(
+        `line ${line} of the JSON Lines source is not valid JSON: ${(error as Error).message}`,
+        'source_unreadable',
+        { cause: error },
+      );
+    }
+    if (rows.length === 0 && !isObject(value)) return undefined;
+    rows.push(value);
+  }
+  return rows.length > 1 ? rows : undefined;
+};
+
 export const jsonReader: SourceReader = {
   format: 'json',
   textual: true,
-  contentTypes: ['application/json', 'text/json', 'application/ld+json'],
-  extensions: ['json'],
+  contentTypes: [
+    'application/json',
+    'text/json',
+    'application/ld+json',
+    'application/x-ndjson',
+    'application/jsonl',
+    'application/x-jsonlines',
+  ],
+  extensions: ['json', 'jsonl', 'ndjson'],
   sniffText: (text) => text.startsWith('{') || text.startsWith('['),
   read: async (source, ctx) => {
     const encoding = source.encoding ?? 'utf-8';
@@ -126,11 +163,15 @@ export const jsonReader: SourceReader = {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw new CatalogSourceError(
-        `the source is not valid JSON: ${(error as Error).message}`,
-        'source_unreadable',
-        { cause: error },
-      );
+      const lines = jsonLines(text);
+      if (lines === undefined) {
+        throw new CatalogSourceError(
+          `the source is not valid JSON: ${(error as Error).message}`,
+          'source_unreadable',
+          { cause: error },
+        );
+      }
+      value = lines;
     }
     return fromValue(value, ctx);
   },

@@ -2,20 +2,22 @@ import { OutboundNetworkError } from '../../outbound';
 import { readAll } from '../bytes';
 import type { DraftItem } from '../draft';
 import { CatalogSourceError } from '../errors';
-import { HtmlTooDeepError } from '../web/html';
+import { decodeHtml, HtmlTooDeepError, parseHtml } from '../web/html';
+import { isSpreadsheetExport, spreadsheetTables } from '../web/html-table';
 import { DEFAULT_WEB_LIMITS } from '../web/limits';
 import { readWebSource } from '../web/read-web-source';
 import type { WebItem, WebReadContext } from '../web/types';
 import { WebBudget, WebSession } from '../web/web-session';
 import { keepWebReview } from './html-review';
-import type { OpenedSource, ReadContext, SourceReader } from './types';
+import type { OpenedSource, ReadContext, SourceReader, TableRow } from './types';
 
 /**
  * Web pages and online stores (SPEC 5.2): a URL source that answers with HTML, or an uploaded saved page.
  * The page the client gave is read for a storefront (Shopify, WooCommerce: their catalog endpoints are
  * then read page by page), schema.org data, or a menu to draft; see web/read-web-source.ts. Structured
  * data and store catalogs are read by machine; a drafted menu, or a page with nothing readable, goes to a
- * person (`needsReview`).
+ * person (`needsReview`). An HTML spreadsheet export (a `<table>` saved as `.xls`), or a page that is a
+ * product table, is read as rows instead (web/html-table.ts).
  */
 
 const isWebUrl = (name: string | null): name is string =>
@@ -58,6 +60,18 @@ export const webItemToDraft = (item: WebItem, source: string): DraftItem => ({
   ...(item.confidence !== undefined ? { confidence: item.confidence } : {}),
 });
 
+/** The page's spreadsheet tables (web/html-table.ts), or null when it is a web page to read as one. */
+const spreadsheetTablesOf = (source: OpenedSource, body: Buffer): TableRow[][] | null => {
+  const html = decodeHtml(body, source.contentType);
+  if (!/<table\b/i.test(html)) return null;
+  try {
+    return spreadsheetTables(parseHtml(html), isSpreadsheetExport(source.name, source.contentType, html));
+  } catch (error) {
+    if (error instanceof HtmlTooDeepError) throw new CatalogSourceError(`${source.source}: ${error.message}`);
+    throw error;
+  }
+};
+
 const contextOf = (ctx: ReadContext): WebReadContext => ({
   kind: ctx.jobType === 'new_menu' ? 'menu' : 'retail',
   currency: ctx.currency,
@@ -87,6 +101,17 @@ export const htmlReader: SourceReader = {
             now: ctx.web?.now,
           })
         : null;
+    const tables = spreadsheetTablesOf(source, body);
+    if (tables !== null) {
+      // An HTML spreadsheet export, or a page that is a product table: rows, read by machine.
+      return {
+        kind: 'tables',
+        tables: tables.map((rows, i) => ({
+          sheet: tables.length > 1 ? `Table ${i + 1}` : null,
+          batches: [rows],
+        })),
+      };
+    }
     session?.countFirstPage(url as string, body.length);
     let result: Awaited<ReturnType<typeof readWebSource>>;
     try {

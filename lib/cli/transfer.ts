@@ -30,6 +30,7 @@ const MEDIA_TYPES: Record<string, string> = {
   '.jsonl': 'application/x-ndjson',
   '.ndjson': 'application/x-ndjson',
   '.ods': 'application/vnd.oasis.opendocument.spreadsheet',
+  '.numbers': 'application/vnd.apple.numbers',
   '.xml': 'application/xml',
   '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   '.xls': 'application/vnd.ms-excel',

@@ -12,7 +12,9 @@ import { checkZipExpansion } from './zip';
  *   export — recognised by the OLE2 signature; an OLE file that holds no workbook (a Word document) or a
  *   password-protected one fails with a message saying so;
  * - OpenDocument spreadsheets `.ods` (LibreOffice, OpenOffice, Google Sheets' download), recognised by the
- *   ZIP archive's `mimetype` entry.
+ *   ZIP archive's `mimetype` entry;
+ * - Apple Numbers documents `.numbers` saved as one file (a ZIP of `Index/*.iwa` streams), as Mac
+ *   merchants keep their lists; a Numbers package folder zipped by the Finder is read the same way.
  * Sheets become tables as XLSX sheets do (xlsx.ts: hidden sheets skipped with a warning); numbers stay
  * numbers, dates become ISO 8601 text, row numbers are the sheet's own.
  */
@@ -94,6 +96,25 @@ export const xlsReader: SourceReader = {
   // By its signature only: a `.xls` name is as often CSV, HTML or XML text (their readers take it).
   signature: isOle,
   read: (source, ctx) => readWorkbook(source, ctx, 'legacy Excel (.xls) file'),
+};
+
+/** A Numbers document saved as one file is a ZIP of `Index/*.iwa` protobuf streams. */
+export const isNumbers = (head: Uint8Array): boolean => {
+  if (!isZip(head)) return false;
+  const bytes = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
+  return (
+    bytes.includes('Index/Document.iwa', 0, 'latin1') ||
+    /Index\/[\w/-]+\.iwa/.test(bytes.toString('latin1', 0, 4096))
+  );
+};
+
+export const numbersReader: SourceReader = {
+  format: 'numbers',
+  textual: false,
+  signature: isNumbers,
+  contentTypes: ['application/vnd.apple.numbers', 'application/x-iwork-numbers-sffnumbers'],
+  extensions: ['numbers'],
+  read: (source, ctx) => readWorkbook(source, ctx, 'Apple Numbers document'),
 };
 
 export const odsReader: SourceReader = {

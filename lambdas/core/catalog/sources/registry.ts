@@ -3,7 +3,7 @@ import { csvReader } from './csv';
 import { htmlReader } from './html';
 import { imageReader } from './image';
 import { jsonReader } from './json';
-import { odsReader, xlsReader } from './legacy-workbook';
+import { numbersReader, odsReader, xlsReader } from './legacy-workbook';
 import { pdfReader } from './pdf';
 import type { SourceReader } from './types';
 import { xlsxReader } from './xlsx';
@@ -24,7 +24,7 @@ export const unknownReader: SourceReader = {
   textual: false,
   read: async () => {
     throw new CatalogSourceError(
-      'the source is in a format the service does not read (CSV, TSV, XLSX, XLS, ODS, JSON, XML feeds, PDF, images and web pages are read)',
+      'the source is in a format the service does not read (CSV, TSV, XLSX, XLS, ODS, Numbers, JSON, XML feeds, PDF, images and web pages are read)',
       'source_unreadable',
     );
   },
@@ -34,6 +34,7 @@ export const SOURCE_READERS: readonly SourceReader[] = [
   pdfReader,
   imageReader,
   odsReader,
+  numbersReader,
   xlsxReader,
   xlsReader,
   jsonReader,

@@ -25,6 +25,7 @@ export const SOURCE_FORMATS = [
   'xlsx',
   'xls',
   'ods',
+  'numbers',
   'json',
   'xml',
   'pdf',

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as XLSX from '@e965/xlsx';
+import ZAHL from '@e965/xlsx/dist/xlsx.zahl';
 import ExcelJS from 'exceljs';
 import { isOds } from '../../../../lambdas/core/catalog/sources/legacy-workbook';
 import { checkZipExpansion } from '../../../../lambdas/core/catalog/sources/zip';
@@ -10,12 +11,17 @@ import { aCatalogJob } from '../../../fixtures/catalog/jobs';
 const FIXTURES = join(__dirname, '../../../fixtures/merchant-files');
 const retail = aCatalogJob({ job_type: 'new_retail_catalog' });
 
-const sheetJsBook = (type: 'biff8' | 'biff5' | 'ods', rows: unknown[][], options: { top?: string } = {}) => {
+const sheetJsBook = (
+  type: 'biff8' | 'biff5' | 'ods' | 'numbers',
+  rows: unknown[][],
+  options: { top?: string } = {},
+) => {
   const sheet = XLSX.utils.aoa_to_sheet([]);
   XLSX.utils.sheet_add_aoa(sheet, rows, { origin: options.top ?? 'A1' });
   const book = XLSX.utils.book_new();
   XLSX.utils.book_append_sheet(book, sheet, 'Products');
-  return Buffer.from(XLSX.write(book, { type: 'buffer', bookType: type === 'ods' ? 'ods' : type }));
+  // SheetJS writes a Numbers document from Apple's own template (the "zahl" payload).
+  return Buffer.from(XLSX.write(book, { type: 'buffer', bookType: type, numbers: ZAHL }));
 };
 
 const summary = (built: Awaited<ReturnType<typeof buildFrom>>) =>
@@ -25,7 +31,7 @@ const summary = (built: Awaited<ReturnType<typeof buildFrom>>) =>
   ]);
 
 describe('legacy Excel (.xls) and OpenDocument (.ods) workbooks', () => {
-  test.each(['biff8', 'biff5', 'ods'] as const)(
+  test.each(['biff8', 'biff5', 'ods', 'numbers'] as const)(
     'a %s workbook is read by its signature, whatever it is called, rows numbered as the sheet shows them',
     async (type) => {
       const bytes = sheetJsBook(
@@ -43,7 +49,7 @@ describe('legacy Excel (.xls) and OpenDocument (.ods) workbooks', () => {
         ['Tape', [[1450, null]]],
       ]);
       expect(built.results.sources?.[0]).toMatchObject({
-        format: type === 'ods' ? 'ods' : 'xls',
+        format: type === 'ods' || type === 'numbers' ? type : 'xls',
         header_row: 3,
         columns: { Product: 'name', UPC: 'gtin', Price: 'price' },
       });

@@ -72,6 +72,8 @@ const readBook = async (source: OpenedSource, kind: string): Promise<XLSX.WorkBo
   try {
     return XLSX.read(bytes, {
       type: 'buffer',
+      // Rows as arrays, not an object keyed by cell address: a third less memory for a full sheet.
+      dense: true,
       cellDates: true,
       cellFormula: false,
       cellHTML: false,

@@ -1,3 +1,4 @@
+import { MAX_XML_ELEMENTS } from '../../../../lambdas/core/catalog/sources/xml';
 import { buildFrom } from '../../../fixtures/catalog/build';
 import { aCatalogJob } from '../../../fixtures/catalog/jobs';
 
@@ -164,6 +165,17 @@ describe('XML that cannot be read fails its source clearly, and never hangs or l
   test('deep nesting is an error, not a stack overflow', async () => {
     const deep = `<a>${'<b>'.repeat(50_000)}x${'</b>'.repeat(50_000)}</a>`;
     expect(await failure(deep)).toMatch(/XML/);
+  });
+
+  test('more elements than a worker can hold as a tree is too large, refused before parsing', async () => {
+    const wide = `<?xml version="1.0"?><products>${'<product><n>x</n></product>'.repeat(MAX_XML_ELEMENTS / 2 + 1)}</products>`;
+    const built = await buildFrom([xmlSource(wide)], retail);
+    expect(built.failures).toEqual([
+      expect.objectContaining({
+        code: 'source_too_large',
+        message: expect.stringMatching(/more than 3,000,000 elements/),
+      }),
+    ]);
   });
 
   test('a document with no repeated records says what it looked for', async () => {

@@ -1,6 +1,7 @@
 import { type BuiltCatalog, buildCatalog } from '../catalog/build-catalog';
 import { CatalogError, SourceTooLargeError } from '../catalog/errors';
 import type { SourceInput } from '../catalog/read-source';
+import { isSignInPage, shareLinkDownload } from '../catalog/share-links';
 import { DEFAULT_WEB_SETTINGS, type WebSourceSettings } from '../catalog/web/limits';
 import { catalogJsonChunks } from '../catalog/writer';
 import { ConflictError, NotFoundError } from '../errors';
@@ -127,9 +128,11 @@ const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: strin
       throw error;
     }
   }
+  // A Google Sheets, Docs, Drive or Dropbox share link is fetched as the file it shows.
+  const shared = shareLinkDownload(source);
   const response = await deps.http
     .request({
-      url: source,
+      url: shared?.download ?? source,
       method: 'GET',
       // The service names itself to the merchant's site from the first request on (SPEC 5.2 web sources).
       headers: {
@@ -147,6 +150,13 @@ const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: strin
   if (response.status < 200 || response.status > 299) {
     await discardBody(response);
     throw new SourceHttpError(response.status);
+  }
+  if (shared && isSignInPage(shared, response.url)) {
+    await discardBody(response);
+    throw new CatalogError(
+      `${source} is not shared with everyone: ${shared.service} asked to sign in. Share it as "Anyone with the link can view", or upload the file`,
+      'source_unreadable',
+    );
   }
   const bytes = metered(response.body);
   return {

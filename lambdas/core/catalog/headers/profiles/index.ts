@@ -4,6 +4,7 @@ import { etsyProfile } from './etsy';
 import { googleMerchantProfile } from './google-merchant';
 import { lightspeedProfile } from './lightspeed';
 import { loyverseProfile } from './loyverse';
+import { magentoProfile } from './magento';
 import { metaCatalogProfile } from './meta-catalog';
 import type { Profile } from './profile';
 import { shopifyProfile } from './shopify';
@@ -30,6 +31,7 @@ export const PROFILES: readonly Profile[] = [
   squarespaceProfile,
   etsyProfile,
   lightspeedProfile,
+  magentoProfile,
   metaCatalogProfile,
   googleMerchantProfile,
 ];

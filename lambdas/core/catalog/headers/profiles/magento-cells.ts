@@ -45,13 +45,36 @@ export const attributeLabel = (code: string): string => {
 };
 
 /**
+ * A category path's names: split on `/`, except inside a name written in double quotes (import tools
+ * quote a name that holds a slash: `Default Category/"Kehl-/Traufenanschlüsse"`) or escaped as `\/`.
+ */
+const pathNames = (entry: string): string[] => {
+  const names: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (let i = 0; i < entry.length; i += 1) {
+    const c = entry[i] as string;
+    if (c === '"') quoted = !quoted;
+    else if (c === '\\' && entry[i + 1] === '/') {
+      current += '/';
+      i += 1;
+    } else if (c === '/' && !quoted) {
+      names.push(current);
+      current = '';
+    } else current += c;
+  }
+  names.push(current);
+  return names.map((n) => n.trim()).filter(Boolean);
+};
+
+/**
  * The product's categories: `categories` lists `/` paths joined by `,`, each starting with the store's
  * root category (`Default Category/Men/Tops,Default Category/Collections/Eco Friendly`). The root is not
  * a category a shopper sees: it is dropped, and a path that is only the root is none.
  */
 export const categoryPaths = (text: string): string[][] =>
   splitEscaped(text, ',')
-    .map((entry) => splitEscaped(entry, '/').slice(1))
+    .map((entry) => pathNames(entry).slice(1))
     .filter((path) => path.length > 0);
 
 /** `product_online`: 1 is enabled; Magento writes 2 for disabled (its import also takes 0). */

@@ -64,6 +64,11 @@ const ALIASES: Readonly<Record<Field, readonly string[]>> = {
     'selling price', 'sales price', 'list price', 'menu price', 'item price', 'price each', 'prix', 'prix ttc',
     'tarif', 'precio', 'importe', 'prezzo', 'preço', 'preco', 'valor', 'preis', 'verkaufspreis', 'vk preis',
     'vk', 'prijs', 'verkoopprijs', '価格', '値段', '税込価格', '販売価格', '金額', '가격', '판매가', '价格', '價格', '售价',
+    // PrestaShop: the import's `Price tax included`, the product list's `Final price` (tax included, after
+    // price rules) before its `Base price` (tax excluded). A shelf price includes tax where a tax is
+    // included in prices at all (`prix TTC`, `税込価格`); a tax-excluded price is read only without one.
+    'price tax included', 'price tax incl', 'price incl tax', 'final price', 'price tax excluded',
+    'price tax excl', 'base price',
   ],
   currency: [
     'currency', 'currency code', 'devise', 'moneda', 'währung', 'valuta', 'moeda', '通貨',
@@ -75,7 +80,7 @@ const ALIASES: Readonly<Record<Field, readonly string[]>> = {
     'manufacturer sku', 'manufact sku', 'sku number', 'item sku', 'seller sku', 'merchant sku',
   ],
   gtin: [
-    'gtin', 'barcode', 'upc', 'ean', 'variant barcode', 'gtin 13', 'gtin 14', 'gtin 12', 'gtin 8', 'ean 13',
+    'gtin', 'barcode', 'upc', 'ean', 'ean13', 'variant barcode', 'gtin 13', 'gtin 14', 'gtin 12', 'gtin 8', 'ean 13',
     'upc a', 'upc code', 'ean code', 'jan', 'jan code', 'isbn', 'gtin upc ean or isbn', 'bar code',
     'código de barras', 'codice a barre', 'strichcode', 'streepjescode', 'バーコード', 'janコード',
   ],
@@ -102,7 +107,7 @@ const ALIASES: Readonly<Record<Field, readonly string[]>> = {
   image_url: [
     'image url', 'image', 'images', 'image src', 'photo', 'photo url', 'picture', 'picture url', 'image link',
     'img', 'img url', 'thumbnail', 'main image', 'product image', 'image 1', 'image1', 'product image url',
-    'photo 1', 'imagen', 'foto', 'bild', 'bild url', '画像', '画像url',
+    'photo 1', 'image urls', 'imagen', 'foto', 'bild', 'bild url', '画像', '画像url',
   ],
   modifier_group: [
     'modifier group', 'modifier set', 'option group', 'modifier group name', 'add on group', 'extras group',

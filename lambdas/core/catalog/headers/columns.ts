@@ -27,7 +27,8 @@ export type HeaderLookup<F extends string> = (
  * `Price (tax excl.)` and `Price (tax incl.)`) shows customers the one with tax.
  */
 const taxExcluded = ([field]: readonly [Field, number], header: string): boolean =>
-  field === 'price' && /\b(?:ex|exc|excl|excluding|excluded|net|pre[- ]?tax)\b/i.test(bracketed(header) ?? '');
+  field === 'price' &&
+  /\b(?:ex|exc|excl|excluding|excluded|net|pre[- ]?tax)\b/i.test(bracketed(header) ?? '');
 
 /**
  * The generic aliases of SPEC 5.2 (headers/aliases.ts). A header whose brackets list labels

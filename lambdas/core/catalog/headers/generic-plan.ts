@@ -62,7 +62,8 @@ export const genericPlan = (headers: readonly string[], options: { sizeColumns: 
   }
   if (!fields.has('name') && (fields.has('price') || sizes.length > 0)) {
     const first = unused.find(
-      (i) => ((headers[i] ?? '').trim() !== '' || i === 0) && !NOT_A_NAME.test(normaliseHeader(headers[i] ?? '')),
+      (i) =>
+        ((headers[i] ?? '').trim() !== '' || i === 0) && !NOT_A_NAME.test(normaliseHeader(headers[i] ?? '')),
     );
     const described = fields.get('description');
     const before = Math.min(

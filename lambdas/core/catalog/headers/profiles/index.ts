@@ -1,8 +1,10 @@
 import { bigcommerceProfile } from './bigcommerce';
 import { cloverProfile, cloverWorkbookProfile } from './clover';
+import { ebayProfile } from './ebay';
 import { etsyProfile } from './etsy';
 import { googleMerchantProfile } from './google-merchant';
 import { lightspeedProfile } from './lightspeed';
+import { lightspeedRetailProfile } from './lightspeed-retail';
 import { loyverseProfile } from './loyverse';
 import { metaCatalogProfile } from './meta-catalog';
 import type { Profile } from './profile';
@@ -29,7 +31,9 @@ export const PROFILES: readonly Profile[] = [
   wixProfile,
   squarespaceProfile,
   etsyProfile,
+  ebayProfile,
   lightspeedProfile,
+  lightspeedRetailProfile,
   metaCatalogProfile,
   googleMerchantProfile,
 ];

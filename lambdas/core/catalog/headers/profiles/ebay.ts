@@ -16,7 +16,7 @@ import { columnFields, optionsName, type Profile, profileColumns, providedFields
  * price (a fixed-price listing's price, an auction's opening bid), `PicURL` the pictures joined by `|`,
  * `*Description` HTML, `C:Brand` the brand among the item specifics (`C:<name>`), `Product:UPC` /
  * `Product:EAN` / `Product:ISBN` (or bare `UPC`, `EAN`) the barcode, which a listing without one gives as
- * `Does not apply`. `*Category` and `StoreCategory` are eBay's numeric category ids, not names: the
+ * `Does not apply` (and a brand as `Unbranded`). `*Category` and `StoreCategory` are eBay's numeric category ids, not names: the
  * listings stay uncategorised. A listing with variations is its row (the title, `RelationshipDetails`
  * `Color=Red;Blue|Size=S;M` listing the values) followed by one `Relationship` `Variation` row each
  * (`RelationshipDetails` `Color=Red|Size=M`, its own CustomLabel, price and barcode). Other relationship
@@ -41,6 +41,9 @@ const ACTION = /^action(?: |$)/;
 /** What eBay asks for where an identifier does not exist, on its sites' languages. */
 const NO_IDENTIFIER =
   /^(?:does not apply|not applicable|n\/?a|none|non applicable|nicht zutreffend|no aplicable|non applicabile)$/i;
+
+/** eBay's own value for an item without a brand. */
+const NO_BRAND = /^(?:unbranded|unbranded\/generic|does not apply)$/i;
 
 /** `Color=Red|Size=M` (and `Color=Red;Size=M`) as options; a parent's `Color=Red;Blue|…` gives its names. */
 export const relationshipOptions = (text: string): Record<string, string> => {
@@ -136,7 +139,8 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
       const product = startProduct(`row ${row.row}`, row.row);
       product.name = name;
       product.description = cells.description(row, DESCRIPTION);
-      product.brand = cells.text(row, BRAND);
+      const brand = cells.text(row, BRAND);
+      product.brand = brand === null || NO_BRAND.test(brand) ? null : brand;
       addImages(product, cells.images(row, IMAGES));
       current = product;
       optionNames = Object.keys(relationshipOptions(cells.text(row, DETAILS) ?? ''));

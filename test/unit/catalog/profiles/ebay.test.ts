@@ -139,3 +139,26 @@ describe('eBay File Exchange / Seller Hub Reports listings', () => {
     ]);
   });
 });
+
+describe("eBay's Seller Hub active listings report (no Action column)", () => {
+  test('is read generically: Custom label (SKU), Current price, P:UPC', async () => {
+    const csv = csvOf([
+      [
+        'Item number',
+        'Title',
+        'Custom label (SKU)',
+        'Available quantity',
+        'Currency',
+        'Start price',
+        'Current price',
+        'P:UPC',
+      ],
+      ['296012345678', 'Brass Desk Lamp', 'LAMP-01', '3', 'USD', '45.00', '42.00', '012345678905'],
+    ]);
+    const { document, results } = await buildRetail(csv);
+    expect(results.sources?.[0]?.profile).toBe('generic');
+    const lamp = itemNamed(document, 'Brass Desk Lamp');
+    expect(variantsOf(lamp)).toEqual([[null, {}, 'LAMP-01', 4200, 'USD']]);
+    expect(lamp?.variants[0]?.gtin).toBe('012345678905');
+  });
+});

@@ -73,24 +73,44 @@ const leafText = (value: unknown): string | null => {
   return '';
 };
 
-/** One record as a row object: child elements by local name, first non-empty value of a name kept. */
-const recordRow = (record: XmlNode): Record<string, CellValue> => {
-  const row: Record<string, CellValue> = {};
+/** Elements a record may repeat for a list of values (Google's `additional_image_link`, tags, …). */
+const LIST_ELEMENT = /image|picture|photo|tag|highlight|keyword|label/i;
+
+/**
+ * One record as a row object: child elements by local name, first non-empty value of a name kept. A
+ * repeated element is a list where lists are meant (images, tags); elsewhere its first value is read and
+ * the others are named in a warning (`row`: the record's position).
+ */
+const recordRow = (record: XmlNode, row: number, ctx: ReadContext): Record<string, CellValue> => {
+  const cells: Record<string, CellValue> = {};
   for (const [key, value] of Object.entries(record)) {
     if (key === TEXT) continue;
     const column = key.startsWith(ATTRIBUTE) ? localName(key.slice(ATTRIBUTE.length)) : localName(key);
     let cell: CellValue;
     if (Array.isArray(value)) {
       const texts = value.map(leafText).filter((t): t is string => t !== null && t !== '');
-      cell = texts.length === 0 ? null : texts.length === 1 ? (texts[0] as string) : texts;
+      if (texts.length > 1 && !LIST_ELEMENT.test(column)) {
+        const others = [...new Set(texts.slice(1))].filter((t) => t !== texts[0]);
+        if (others.length > 0) {
+          ctx.warn({
+            row,
+            column,
+            code: 'invalid_value',
+            message: `the record has ${texts.length} <${column}> elements; the first (${JSON.stringify(texts[0])}) was read, not ${others.map((t) => JSON.stringify(t)).join(', ')}`,
+          });
+        }
+        cell = texts[0] as string;
+      } else {
+        cell = texts.length === 0 ? null : texts.length === 1 ? (texts[0] as string) : texts;
+      }
     } else {
       const text = leafText(value);
       cell = text === '' ? null : text;
     }
-    const held = row[column];
-    if (held === undefined || held === null) row[column] = cell;
+    const held = cells[column];
+    if (held === undefined || held === null) cells[column] = cell;
   }
-  return row;
+  return cells;
 };
 
 const nameOf = (node: XmlNode): string | null => {
@@ -158,7 +178,7 @@ const feedTable = (root: XmlNode, ctx: ReadContext): Table => {
   }
   const rows: Record<string, CellValue>[] = [];
   for (const [record, path] of records(root, element, [])) {
-    const row = recordRow(record);
+    const row = recordRow(record, rows.length + 1, ctx);
     if (path.length > 0 && !Object.keys(row).some((k) => CATEGORY_COLUMNS.has(k.toLowerCase())))
       row.category = path.join(' > ');
     rows.push(row);

@@ -32,6 +32,31 @@ describe('XML product feeds', () => {
     expect(built.results.sources?.[0]).toMatchObject({ format: 'xml', encoding: 'utf-8', rows: 1, items: 1 });
   });
 
+  test('a repeated element is a list where lists are meant, else its first value with a warning', async () => {
+    const xml =
+      '<?xml version="1.0"?><rss xmlns:g="http://base.google.com/ns/1.0"><channel><item><g:id>A</g:id>' +
+      '<g:title>Tee</g:title><g:description>Cotton</g:description><g:link>https://shop.test/tee</g:link>' +
+      '<g:availability>in_stock</g:availability><g:price>24.00 USD</g:price><g:price>19.00 USD</g:price>' +
+      '<g:product_type>Apparel &gt; Tops</g:product_type><g:product_type>Apparel &gt; Tops</g:product_type>' +
+      '<g:image_link>https://img.test/a.jpg</g:image_link><g:additional_image_link>https://img.test/b.jpg</g:additional_image_link>' +
+      '<g:additional_image_link>https://img.test/c.jpg</g:additional_image_link></item></channel></rss>';
+    const built = await buildFrom([xmlSource(xml)], retail);
+    expect(summary(built)).toEqual([['Tops', 'Tee', [[null, 2400, null]]]]);
+    expect(built.document.items[0]?.images.map((i) => i.url)).toEqual([
+      'https://img.test/a.jpg',
+      'https://img.test/b.jpg',
+      'https://img.test/c.jpg',
+    ]);
+    expect(built.results.warnings).toEqual([
+      expect.objectContaining({
+        row: 1,
+        column: 'price',
+        code: 'invalid_value',
+        message: 'the record has 2 <price> elements; the first ("24.00 USD") was read, not "19.00 USD"',
+      }),
+    ]);
+  });
+
   test('by its content type or its first characters, whatever its file name', async () => {
     const byType = await buildFrom([xmlSource(RSS_ONE, 'feed', 'application/rss+xml')], retail);
     const bySniff = await buildFrom([xmlSource(`\ufeff${RSS_ONE}`, 'feed.txt')], retail);

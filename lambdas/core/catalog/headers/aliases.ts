@@ -64,20 +64,30 @@ const ALIASES: Readonly<Record<Field, readonly string[]>> = {
     'selling price', 'sales price', 'list price', 'menu price', 'item price', 'price each', 'prix', 'prix ttc',
     'tarif', 'precio', 'importe', 'prezzo', 'preço', 'preco', 'valor', 'preis', 'verkaufspreis', 'vk preis',
     'vk', 'prijs', 'verkoopprijs', '価格', '値段', '税込価格', '販売価格', '金額', '가격', '판매가', '价格', '價格', '售价',
+    // PrestaShop: the import's `Price tax included`, the product list's `Final price` (tax included, after
+    // price rules) before its `Base price` (tax excluded). A shelf price includes tax where a tax is
+    // included in prices at all (`prix TTC`, `税込価格`); a tax-excluded price is read only without one.
+    'price tax included', 'price tax incl', 'price incl tax', 'final price', 'price tax excluded',
+    'price tax excl', 'base price',
+    // eBay's Seller Hub listing reports: `Current price` (a fixed price, an auction's current bid), `Start price`.
+    'current price', 'start price',
   ],
   currency: [
     'currency', 'currency code', 'devise', 'moneda', 'währung', 'valuta', 'moeda', '通貨',
   ],
   sku: [
-    'sku', 'variant sku', 'item number', 'item no', 'item code', 'product code', 'article number', 'plu',
+    // eBay's `Custom label (SKU)` is the seller's SKU where its `Item number` is the listing's number.
+    'sku', 'variant sku', 'custom label', 'custom label sku', 'item number', 'item no', 'item code',
+    'product code', 'article number', 'plu',
     'plu code', 'product sku', 'code', 'reference', 'ref', 'artikelnummer', 'art nr', 'artikel nr',
     'référence', 'código', 'codigo', 'codice', 'artikelcode', '商品コード', '品番', 'custom sku',
     'manufacturer sku', 'manufact sku', 'sku number', 'item sku', 'seller sku', 'merchant sku',
   ],
   gtin: [
-    'gtin', 'barcode', 'upc', 'ean', 'variant barcode', 'gtin 13', 'gtin 14', 'gtin 12', 'gtin 8', 'ean 13',
+    'gtin', 'barcode', 'upc', 'ean', 'ean13', 'variant barcode', 'gtin 13', 'gtin 14', 'gtin 12', 'gtin 8', 'ean 13',
     'upc a', 'upc code', 'ean code', 'jan', 'jan code', 'isbn', 'gtin upc ean or isbn', 'bar code',
     'código de barras', 'codice a barre', 'strichcode', 'streepjescode', 'バーコード', 'janコード',
+    'product upc', 'product ean', 'p upc', 'p ean',
   ],
   brand: [
     'brand', 'vendor', 'manufacturer', 'brand name', 'make', 'marque', 'fabricant', 'marca', 'fabricante',
@@ -102,7 +112,7 @@ const ALIASES: Readonly<Record<Field, readonly string[]>> = {
   image_url: [
     'image url', 'image', 'images', 'image src', 'photo', 'photo url', 'picture', 'picture url', 'image link',
     'img', 'img url', 'thumbnail', 'main image', 'product image', 'image 1', 'image1', 'product image url',
-    'photo 1', 'imagen', 'foto', 'bild', 'bild url', '画像', '画像url',
+    'photo 1', 'image urls', 'imagen', 'foto', 'bild', 'bild url', '画像', '画像url',
   ],
   modifier_group: [
     'modifier group', 'modifier set', 'option group', 'modifier group name', 'add on group', 'extras group',

@@ -22,13 +22,22 @@ export type HeaderLookup<F extends string> = (
 ) => readonly [F, number] | undefined;
 
 /**
+ * True for a price column its brackets say is before tax (`Price (tax excl.)`, `Price (ex VAT)`,
+ * `Price (net)`): read only where no other price column has a value. A shop listing both (PrestaShop's
+ * `Price (tax excl.)` and `Price (tax incl.)`) shows customers the one with tax.
+ */
+const taxExcluded = ([field]: readonly [Field, number], header: string): boolean =>
+  field === 'price' &&
+  /\b(?:ex|exc|excl|excluding|excluded|net|pre[- ]?tax)\b/i.test(bracketed(header) ?? '');
+
+/**
  * The generic aliases of SPEC 5.2 (headers/aliases.ts). A header whose brackets list labels
  * (`Price (glass / bottle)`) or qualify a field other than the price (`Barcode (EAN)`) is looked up
  * without them.
  */
 export const genericLookup: HeaderLookup<Field> = (normalised, header) => {
   const found = fieldOf(normalised);
-  if (found !== undefined) return found;
+  if (found !== undefined) return taxExcluded(found, header) ? [found[0], found[1] + 1000] : found;
   const inBrackets = bracketed(header);
   if (inBrackets === null) return undefined;
   const base = fieldOf(normaliseHeader(withoutBrackets(header)));

@@ -1,5 +1,6 @@
 import type { Field } from './aliases';
 import { type ColumnMap, genericLookup, mapColumns } from './columns';
+import { normaliseHeader } from './normalise';
 import {
   letterSizeColumns,
   priceLabels,
@@ -23,10 +24,18 @@ export interface GenericPlan {
 }
 
 /**
+ * Columns that never name a product, however early they come: a record's id (`ID`, `System ID`,
+ * `Product ID`, `Vendor ID`: Lightspeed Retail's numeric system id is not an item's name) and a stock
+ * count (`Qty.`, `Quantity`).
+ */
+const NOT_A_NAME = /(?:^| )(?:id|ids|uuid|guid|qty|quantity|stock|qoh)$/;
+
+/**
  * Plans how to read a table's columns. `sizeColumns` (menus) looks for one price column per size and for
  * a price column named by its sizes (`Glass / Bottle`). A table with prices but no column named like a
  * name reads its first other column as the name (`Wine`, `Pizza`, a blank header) when it comes before
- * the price and the description, else its description column (`Code, Description, Price`).
+ * the price and the description and is no id or stock count, else its description column
+ * (`Code, Description, Price`; `System ID, …, Description, …, Price`).
  */
 export const genericPlan = (headers: readonly string[], options: { sizeColumns: boolean }): GenericPlan => {
   const mapped = mapColumns(headers, genericLookup);
@@ -52,7 +61,10 @@ export const genericPlan = (headers: readonly string[], options: { sizeColumns: 
     unused = unused.filter((i) => !taken.has(i));
   }
   if (!fields.has('name') && (fields.has('price') || sizes.length > 0)) {
-    const first = unused.find((i) => (headers[i] ?? '').trim() !== '' || i === 0);
+    const first = unused.find(
+      (i) =>
+        ((headers[i] ?? '').trim() !== '' || i === 0) && !NOT_A_NAME.test(normaliseHeader(headers[i] ?? '')),
+    );
     const described = fields.get('description');
     const before = Math.min(
       fields.get('price')?.[0] ?? sizes[0]?.index ?? Number.POSITIVE_INFINITY,

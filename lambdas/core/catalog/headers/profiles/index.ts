@@ -1,8 +1,10 @@
 import { bigcommerceProfile } from './bigcommerce';
 import { cloverProfile, cloverWorkbookProfile } from './clover';
+import { ebayProfile } from './ebay';
 import { etsyProfile } from './etsy';
 import { googleMerchantProfile } from './google-merchant';
 import { lightspeedProfile } from './lightspeed';
+import { lightspeedRetailProfile } from './lightspeed-retail';
 import { loyverseProfile } from './loyverse';
 import { magentoProfile } from './magento';
 import { metaCatalogProfile } from './meta-catalog';
@@ -30,8 +32,10 @@ export const PROFILES: readonly Profile[] = [
   wixProfile,
   squarespaceProfile,
   etsyProfile,
+  ebayProfile,
   lightspeedProfile,
   magentoProfile,
+  lightspeedRetailProfile,
   metaCatalogProfile,
   googleMerchantProfile,
 ];

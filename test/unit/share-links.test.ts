@@ -101,7 +101,7 @@ describe('a job whose source is a share link', () => {
 
   it('reads every tab of a Google Sheets link, the source named as the merchant gave it', async () => {
     const bytes = await workbook();
-    const { deps, requests } = depsAnswering(async (request) => ({
+    const { deps, requests } = depsAnswering(async () => ({
       status: 200,
       headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
       url: 'https://doc-0s-export.googleusercontent.com/export/abc',

@@ -1,6 +1,7 @@
 import { bigcommerceProfile } from './bigcommerce';
 import { cloverProfile, cloverWorkbookProfile } from './clover';
 import { ebayProfile } from './ebay';
+import { ecwidProfile } from './ecwid';
 import { etsyProfile } from './etsy';
 import { googleMerchantProfile } from './google-merchant';
 import { lightspeedProfile } from './lightspeed';
@@ -36,6 +37,7 @@ export const PROFILES: readonly Profile[] = [
   lightspeedProfile,
   magentoProfile,
   lightspeedRetailProfile,
+  ecwidProfile,
   metaCatalogProfile,
   googleMerchantProfile,
 ];

@@ -82,6 +82,8 @@ const ALIASES: Readonly<Record<Field, readonly string[]>> = {
     'plu code', 'product sku', 'code', 'reference', 'ref', 'artikelnummer', 'art nr', 'artikel nr',
     'référence', 'código', 'codigo', 'codice', 'artikelcode', '商品コード', '品番', 'custom sku',
     'manufacturer sku', 'manufact sku', 'sku number', 'item sku', 'seller sku', 'merchant sku',
+    // Odoo's name for a product's SKU.
+    'internal reference',
   ],
   gtin: [
     'gtin', 'barcode', 'upc', 'ean', 'ean13', 'variant barcode', 'gtin 13', 'gtin 14', 'gtin 12', 'gtin 8', 'ean 13',

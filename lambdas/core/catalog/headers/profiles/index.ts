@@ -9,6 +9,7 @@ import { lightspeedRetailProfile } from './lightspeed-retail';
 import { loyverseProfile } from './loyverse';
 import { magentoProfile } from './magento';
 import { metaCatalogProfile } from './meta-catalog';
+import { odooProfile } from './odoo';
 import type { Profile } from './profile';
 import { shopifyProfile } from './shopify';
 import { squareProfile } from './square';
@@ -38,6 +39,7 @@ export const PROFILES: readonly Profile[] = [
   magentoProfile,
   lightspeedRetailProfile,
   ecwidProfile,
+  odooProfile,
   metaCatalogProfile,
   googleMerchantProfile,
 ];

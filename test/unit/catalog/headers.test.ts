@@ -70,6 +70,25 @@ describe('aliases', () => {
     expect(fieldsOf(['Price', 'Price [Main St]', 'Enabled [Main St]'])).toEqual({ price: ['Price'] });
   });
 
+  test('`product` or `item` and a known alias is that field, after a header naming it as it is', () => {
+    expect(
+      fieldsOf(['product_name', 'product_price', 'product_brand', 'item_image', 'product_weight']),
+    ).toEqual({
+      name: ['product_name'],
+      price: ['product_price'],
+      brand: ['product_brand'],
+      image_url: ['item_image'],
+    });
+    expect(fieldsOf(['item_price', 'Price', 'product_id', 'product_compare_to_price', 'Item Tax'])).toEqual({
+      price: ['Price', 'item_price'],
+    });
+    // A whole header that is an alias keeps its field: `Product Type` stays a category, `Item Number` a SKU.
+    expect(fieldsOf(['Product Type', 'Item Number'])).toEqual({
+      category: ['Product Type'],
+      sku: ['Item Number'],
+    });
+  });
+
   test('headers in other languages', () => {
     expect(fieldsOf(['Nom', 'Catégorie', 'Prix'])).toEqual({
       name: ['Nom'],

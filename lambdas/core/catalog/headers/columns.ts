@@ -31,6 +31,17 @@ const taxExcluded = ([field]: readonly [Field, number], header: string): boolean
   /\b(?:ex|exc|excl|excluding|excluded|net|pre[- ]?tax)\b/i.test(bracketed(header) ?? '');
 
 /**
+ * A header that names nothing as a whole but is `product` or `item` and a known alias (`product_price`,
+ * `product_brand`, `item_image`: a shop's own export) is that alias' field, after the headers that name it
+ * as they are.
+ */
+const prefixed = (normalised: string): readonly [Field, number] | undefined => {
+  const rest = /^(?:product|item) (.+)$/.exec(normalised)?.[1];
+  const found = rest === undefined ? undefined : fieldOf(rest);
+  return found === undefined ? undefined : [found[0], found[1] + 500];
+};
+
+/**
  * The generic aliases of SPEC 5.2 (headers/aliases.ts). A header whose brackets list labels
  * (`Price (glass / bottle)`) or qualify a field other than the price (`Barcode (EAN)`) is looked up
  * without them.
@@ -39,7 +50,7 @@ export const genericLookup: HeaderLookup<Field> = (normalised, header) => {
   const found = fieldOf(normalised);
   if (found !== undefined) return taxExcluded(found, header) ? [found[0], found[1] + 1000] : found;
   const inBrackets = bracketed(header);
-  if (inBrackets === null) return undefined;
+  if (inBrackets === null) return prefixed(normalised);
   const base = fieldOf(normaliseHeader(withoutBrackets(header)));
   if (/[/|]/.test(inBrackets)) return base;
   // `Barcode (EAN)`, `Name (EN)`, `SKU (internal)`: the bracket qualifies the column, which is still the

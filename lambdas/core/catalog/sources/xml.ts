@@ -83,6 +83,9 @@ const LIST_ELEMENT = /image|picture|photo|tag|highlight|keyword|label/i;
  */
 const recordRow = (record: XmlNode, row: number, ctx: ReadContext): Record<string, CellValue> => {
   const cells: Record<string, CellValue> = {};
+  // A feed's own attribute wins over the container's element of the same name: Google's `<g:id>` (the
+  // offer id) over Atom's `<id>` (the entry's URI); columns keep the document's order.
+  const prefixed = new Set<string>();
   for (const [key, value] of Object.entries(record)) {
     if (key === TEXT) continue;
     const column = key.startsWith(ATTRIBUTE) ? localName(key.slice(ATTRIBUTE.length)) : localName(key);
@@ -108,7 +111,11 @@ const recordRow = (record: XmlNode, row: number, ctx: ReadContext): Record<strin
       cell = text === '' ? null : text;
     }
     const held = cells[column];
-    if (held === undefined || held === null) cells[column] = cell;
+    const own = !key.startsWith(ATTRIBUTE) && key.includes(':');
+    if (held === undefined || held === null || (own && cell !== null && !prefixed.has(column))) {
+      cells[column] = cell;
+      if (own && cell !== null) prefixed.add(column);
+    }
   }
   return cells;
 };

@@ -57,6 +57,19 @@ describe('XML product feeds', () => {
     ]);
   });
 
+  test("an Atom entry's own <id> and <title> give way to the feed's g: attributes", async () => {
+    const xml =
+      '<feed xmlns="http://www.w3.org/2005/Atom" xmlns:g="http://base.google.com/ns/1.0"><entry>' +
+      '<id>tag:shop.test,2026:products/1</id><title>Tee (entry)</title><g:id>TEE-1</g:id>' +
+      '<g:title>Tee</g:title><g:price>24.00 USD</g:price></entry><entry><id>tag:shop.test,2026:products/2</id>' +
+      '<title>Cap</title><g:price>19.00 USD</g:price></entry></feed>';
+    const built = await buildFrom([xmlSource(xml)], retail);
+    expect(built.document.items.map((i) => [i.name, i.variants[0]?.price?.amount])).toEqual([
+      ['Tee', 2400],
+      ['Cap', 1900],
+    ]);
+  });
+
   test('by its content type or its first characters, whatever its file name', async () => {
     const byType = await buildFrom([xmlSource(RSS_ONE, 'feed', 'application/rss+xml')], retail);
     const bySniff = await buildFrom([xmlSource(`\ufeff${RSS_ONE}`, 'feed.txt')], retail);

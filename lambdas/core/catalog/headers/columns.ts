@@ -42,6 +42,13 @@ const prefixed = (normalised: string): readonly [Field, number] | undefined => {
 };
 
 /**
+ * Image columns beyond the aliases (normalised headers): numbered (`Image 2`, `Image URL 3`, `Photo4`,
+ * `Picture 2 URL`) and a gallery's (`additional_image_link`, `Additional images`, `More photos`).
+ */
+const MORE_IMAGES =
+  /^(?:(?:additional|extra|other|more|gallery|alternate|alternative|secondary) )?(?:product )?(?:image|photo|picture|img|pic|bild|foto|imagen)s?(?: ?(?:url|urls|link|links|src))?(?: ?\d{1,2})?(?: (?:url|link|src))?$/;
+
+/**
  * The generic aliases of SPEC 5.2 (headers/aliases.ts). A header whose brackets list labels
  * (`Price (glass / bottle)`) or qualify a field other than the price (`Barcode (EAN)`) is looked up
  * without them.
@@ -49,6 +56,7 @@ const prefixed = (normalised: string): readonly [Field, number] | undefined => {
 export const genericLookup: HeaderLookup<Field> = (normalised, header) => {
   const found = fieldOf(normalised);
   if (found !== undefined) return taxExcluded(found, header) ? [found[0], found[1] + 1000] : found;
+  if (MORE_IMAGES.test(normalised)) return ['image_url', 500];
   const inBrackets = bracketed(header);
   if (inBrackets === null) return prefixed(normalised);
   const base = fieldOf(normaliseHeader(withoutBrackets(header)));

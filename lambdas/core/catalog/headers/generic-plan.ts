@@ -21,7 +21,29 @@ export interface GenericPlan {
   readonly sizes: readonly SizeColumn[];
   /** `Price (glass / bottle)` → `['glass', 'bottle']`. */
   readonly priceLabels: readonly string[] | null;
+  /**
+   * The image columns as groups, each read like one field (its first non-empty column), every group's
+   * images kept, in column order: each image column is a group of its own, except a thumbnail column,
+   * read only where the first image column is empty (it shows the same picture smaller).
+   */
+  readonly imageGroups: readonly (readonly number[])[];
 }
+
+const THUMBNAIL = /\bthumb(?:nail)?s?\b/;
+
+/** `Image 1, Image 2, Thumbnail` → `[[Image 1, Thumbnail], [Image 2]]` (indices). */
+export const imageGroups = (
+  headers: readonly string[],
+  columns: readonly number[],
+): (readonly number[])[] => {
+  const sorted = [...columns].sort((a, b) => a - b);
+  const isThumbnail = (i: number) => THUMBNAIL.test(normaliseHeader(headers[i] ?? ''));
+  const thumbnails = sorted.filter(isThumbnail);
+  const groups = sorted.filter((i) => !isThumbnail(i)).map((i) => [i]);
+  if (thumbnails.length === 0) return groups;
+  const [first, ...rest] = groups;
+  return [[...(first ?? []), ...thumbnails], ...rest];
+};
 
 /**
  * Columns that never name a product, however early they come: a record's id (`ID`, `System ID`,
@@ -88,5 +110,6 @@ export const genericPlan = (headers: readonly string[], options: { sizeColumns: 
     map: { headers, fields, unused },
     sizes,
     priceLabels: labels ?? (price === undefined ? null : priceLabels(headers[price] ?? '')),
+    imageGroups: imageGroups(headers, fields.get('image_url') ?? []),
   };
 };

@@ -39,7 +39,6 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
   const VARIANT = col('variant');
   const CALORIES = col('calories');
   const TAGS = col('tags');
-  const IMAGES = col('image_url');
   const BRAND = col('brand');
   const GROUP = col('modifier_group');
   const MODIFIER = col('modifier');
@@ -148,7 +147,7 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
         brand: cells.text(row, BRAND),
         calories: cells.calories(row, CALORIES),
         tags: cells.tags(row, TAGS),
-        images: cells.images(row, IMAGES),
+        images: cells.gallery(row, plan.imageGroups),
         optionNames: sized ? ['Size'] : [],
         variants,
         modifierGroups: groups,

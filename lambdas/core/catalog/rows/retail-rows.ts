@@ -21,13 +21,12 @@ export const retailRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
   const col = (field: Field): readonly number[] => plan.map.fields.get(field) ?? [];
   const NAME = col('name');
   const PRICE = col('price');
-  const [CATEGORY, DESCRIPTION, BRAND, CALORIES, TAGS, IMAGES] = [
+  const [CATEGORY, DESCRIPTION, BRAND, CALORIES, TAGS] = [
     col('category'),
     col('description'),
     col('brand'),
     col('calories'),
     col('tags'),
-    col('image_url'),
   ];
   const [VARIANT, SKU, GTIN, SIZE, UNIT] = [
     col('variant'),
@@ -86,7 +85,7 @@ export const retailRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
         brand: cells.text(row, BRAND),
         calories: cells.calories(row, CALORIES),
         tags: cells.tags(row, TAGS),
-        images: cells.images(row, IMAGES),
+        images: cells.gallery(row, plan.imageGroups),
         variants: [variant],
         provenance: { source: ctx.source, row: row.row, sheet: ctx.sheet },
       };

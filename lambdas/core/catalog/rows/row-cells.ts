@@ -31,6 +31,11 @@ export interface RowCells {
   tags(row: TableRow, columns: readonly number[]): readonly string[];
   calories(row: TableRow, columns: readonly number[]): number | null;
   images(row: TableRow, columns: readonly number[]): DraftImage[];
+  /**
+   * The images of every group (each read like `images`: its first non-empty column), in group order,
+   * each URL once.
+   */
+  gallery(row: TableRow, groups: readonly (readonly number[])[]): DraftImage[];
   categoryPath(row: TableRow, columns: readonly number[]): string[] | null;
   /** A barcode: the GTIN, or null (empty or refused, with a warning). */
   gtin(row: TableRow, columns: readonly number[]): string | null;
@@ -81,6 +86,21 @@ export const rowCells = (headers: readonly string[], ctx: TableContext): RowCell
     return cell;
   };
 
+  const images = (row: TableRow, columns: readonly number[]): DraftImage[] => {
+    const index = first(row, columns);
+    if (index < 0) return [];
+    const read = cellImages(row.cells[index]);
+    for (const url of read.refused) {
+      warn(
+        row,
+        index,
+        'invalid_url',
+        `${JSON.stringify(url.slice(0, 80))} is not an absolute http(s) URL; ignored`,
+      );
+    }
+    return read.images;
+  };
+
   return {
     label,
     first,
@@ -105,19 +125,19 @@ export const rowCells = (headers: readonly string[], ctx: TableContext): RowCell
       warn(row, index, 'invalid_calories', `${read.message}; ignored`);
       return null;
     },
-    images: (row, columns) => {
-      const index = first(row, columns);
-      if (index < 0) return [];
-      const { images, refused } = cellImages(row.cells[index]);
-      for (const url of refused) {
-        warn(
-          row,
-          index,
-          'invalid_url',
-          `${JSON.stringify(url.slice(0, 80))} is not an absolute http(s) URL; ignored`,
-        );
+    images,
+    gallery: (row, groups) => {
+      if (groups.length === 1) return images(row, groups[0] as readonly number[]);
+      const seen = new Set<string>();
+      const all: DraftImage[] = [];
+      for (const group of groups) {
+        for (const image of images(row, group)) {
+          if (seen.has(image.url)) continue;
+          seen.add(image.url);
+          all.push(image);
+        }
       }
-      return images;
+      return all;
     },
     categoryPath: (row, columns) => {
       const value = text(row, columns);

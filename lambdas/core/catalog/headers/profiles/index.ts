@@ -1,3 +1,4 @@
+import { bigcartelProfile } from './bigcartel';
 import { bigcommerceProfile } from './bigcommerce';
 import { cloverProfile, cloverWorkbookProfile } from './clover';
 import { ebayProfile } from './ebay';
@@ -34,6 +35,7 @@ export const PROFILES: readonly Profile[] = [
   wixProfile,
   squarespaceProfile,
   etsyProfile,
+  bigcartelProfile,
   ebayProfile,
   lightspeedProfile,
   magentoProfile,

@@ -1,4 +1,4 @@
-import { MAX_XML_ELEMENTS } from '../../../../lambdas/core/catalog/sources/xml';
+import { MAX_XML_ELEMENTS } from '../../../../lambdas/core/catalog/sources/xml-tree';
 import { buildFrom } from '../../../fixtures/catalog/build';
 import { aCatalogJob } from '../../../fixtures/catalog/jobs';
 
@@ -169,6 +169,21 @@ describe('Excel 2003 XML spreadsheets (SpreadsheetML)', () => {
         expect.objectContaining({ sheet: 'Items', row: 6, column: 'Barcode', code: 'invalid_gtin' }),
       ]),
     );
+  });
+});
+
+describe('SpreadsheetML rows are as wide as Excel allows, whatever the cells say', () => {
+  test('ss:MergeAcross and ss:Index past 16,384 columns cost nothing and read the cells before them', async () => {
+    const huge = '<Cell ss:MergeAcross="16000"><Data ss:Type="String">x</Data></Cell>'.repeat(2000);
+    const xml =
+      '<?xml version="1.0"?><Workbook xmlns="urn:schemas-microsoft-com:office:spreadsheet" ' +
+      'xmlns:ss="urn:schemas-microsoft-com:office:spreadsheet"><Worksheet ss:Name="S"><Table>' +
+      '<Row><Cell><Data ss:Type="String">Item</Data></Cell><Cell><Data ss:Type="String">Price</Data></Cell></Row>' +
+      `<Row><Cell><Data ss:Type="String">Soup</Data></Cell><Cell><Data ss:Type="Number">5</Data></Cell>${huge}</Row>` +
+      '<Row><Cell ss:Index="99999999"><Data ss:Type="String">far</Data></Cell></Row>' +
+      '</Table></Worksheet></Workbook>';
+    const built = await buildFrom([xmlSource(xml, 'wide.xml')], menu);
+    expect(built.document.items.map((i) => [i.name, i.variants[0]?.price?.amount])).toEqual([['Soup', 500]]);
   });
 });
 

@@ -20,14 +20,18 @@ const HEADER_SEARCH_ROWS = 10;
 /** Share of the page's text a table must hold to be read as the page's data without an export label. */
 const DOMINANT_SHARE = 0.6;
 
+/** A spreadsheet's widest row (Excel's): cells past it are not read. */
+const MAX_COLUMNS = 16_384;
+
 const cellsOf = (row: Element): (string | null)[] => {
   const cells: (string | null)[] = [];
   for (const cell of row.children) {
+    if (cells.length >= MAX_COLUMNS) break;
     if (!isTag(cell) || (cell.name !== 'td' && cell.name !== 'th')) continue;
     const text = textOf(cell);
     cells.push(text === '' ? null : text);
     const span = Math.min(Number.parseInt(attr(cell, 'colspan') ?? '1', 10) || 1, MAX_COLSPAN);
-    for (let i = 1; i < span; i += 1) cells.push(null);
+    for (let i = 1; i < span && cells.length < MAX_COLUMNS; i += 1) cells.push(null);
   }
   return cells;
 };

@@ -1,6 +1,7 @@
 import * as XLSX from '@e965/xlsx';
 import { readAll } from '../bytes';
 import { CatalogSourceError } from '../errors';
+import { checkOdsCells, checkSheetGrid } from './sheet-bounds';
 import { ascii, isOle, isZip, startsWith } from './signatures';
 import type { OpenedSource, ReadContext, ReaderOutput, SourceReader } from './types';
 import { type SheetData, workbookTables } from './xlsx';
@@ -33,23 +34,45 @@ export const isOds = (head: Uint8Array): boolean => {
   return bytes.includes(ODS_MIMETYPE, 0, 'latin1') && !bytes.includes('[Content_Types].xml', 0, 'latin1');
 };
 
-/** SheetJS's sheets as rows from row 1 (blank rows above the used range kept, so numbers stay Excel's). */
+/** The last row and column (0-based) holding a value, from SheetJS's dense rows (holes skipped); -1 if none. */
+const dataExtent = (sheet: XLSX.WorkSheet): { row: number; column: number } => {
+  let row = -1;
+  let column = -1;
+  const data = (sheet['!data'] ?? []) as (XLSX.CellObject[] | undefined)[];
+  data.forEach((cells, r) => {
+    cells?.forEach((cell, c) => {
+      if (cell === undefined || cell.v === undefined || cell.v === null || cell.v === '') return;
+      row = Math.max(row, r);
+      column = Math.max(column, c);
+    });
+  });
+  return { row, column };
+};
+
+/**
+ * SheetJS's sheets as rows from row 1 (blank rows above the used range kept, so numbers stay Excel's), each
+ * read only up to its last value and refused when that grid is too large (sheet-bounds.ts).
+ */
 const sheetsOf = (book: XLSX.WorkBook): { sheets: SheetData[]; hidden: Set<string> } => {
   const hidden = new Set<string>();
   const sheets = book.SheetNames.map((name, index) => {
     if ((book.Workbook?.Sheets?.[index]?.Hidden ?? 0) !== 0) hidden.add(name);
     const sheet = book.Sheets[name];
     if (sheet === undefined || sheet['!ref'] === undefined) return { sheet: name, data: [] };
-    const range = XLSX.utils.decode_range(sheet['!ref']);
+    const start = XLSX.utils.decode_range(sheet['!ref']).s;
+    const end = dataExtent(sheet);
+    if (end.row < start.r || end.column < start.c) return { sheet: name, data: [] };
+    checkSheetGrid(name, end.row + 1, end.column + 1);
     const data = XLSX.utils.sheet_to_json<unknown[]>(sheet, {
       header: 1,
       raw: true,
       defval: null,
       blankrows: true,
+      range: { s: start, e: { r: end.row, c: end.column } },
     });
     // Columns left of the used range are empty cells, so that a header's position is its column.
-    const shifted = range.s.c > 0 ? data.map((row) => [...new Array(range.s.c).fill(null), ...row]) : data;
-    return { sheet: name, data: [...new Array(range.s.r).fill([]), ...shifted] };
+    const shifted = start.c > 0 ? data.map((row) => [...new Array(start.c).fill(null), ...row]) : data;
+    return { sheet: name, data: [...new Array(start.r).fill([]), ...shifted] };
   });
   return { sheets, hidden };
 };
@@ -69,6 +92,7 @@ const describeFailure = (error: unknown, kind: string): string => {
 const readBook = async (source: OpenedSource, kind: string): Promise<XLSX.WorkBook> => {
   const bytes = await readAll(source.bytes);
   if (isZip(bytes)) checkZipExpansion(bytes);
+  if (isOds(bytes)) checkOdsCells(bytes);
   try {
     return XLSX.read(bytes, {
       type: 'buffer',

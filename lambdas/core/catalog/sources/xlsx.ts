@@ -2,6 +2,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import readXlsxFile from 'read-excel-file/node';
 import { readAll } from '../bytes';
 import { CatalogSourceError } from '../errors';
+import { checkXlsxGrids } from './sheet-bounds';
 import { isZip } from './signatures';
 import type { CellValue, ReadContext, ReaderOutput, SourceReader, Table, TableRow, Workbook } from './types';
 import { checkZipExpansion } from './zip';
@@ -15,23 +16,39 @@ import { checkZipExpansion } from './zip';
  * lists, an old menu kept out of sight) is not read, with a warning naming it, unless every sheet is hidden.
  */
 
-/** The names of the sheets `xl/workbook.xml` marks `hidden` or `veryHidden`. */
-const hiddenSheets = (bytes: Uint8Array): Set<string> => {
-  let xml: string;
-  try {
-    const entry = unzipSync(bytes, { filter: (file) => file.name === 'xl/workbook.xml' })['xl/workbook.xml'];
-    if (entry === undefined) return new Set();
-    xml = strFromU8(entry);
-  } catch {
-    return new Set();
-  }
+const WORKBOOK = 'xl/workbook.xml';
+const WORKBOOK_RELS = 'xl/_rels/workbook.xml.rels';
+
+/**
+ * What `xl/workbook.xml` says of the sheets: the names it marks `hidden` or `veryHidden`, and each
+ * worksheet part's sheet name (through its relationship), for messages.
+ */
+const workbookSheets = (bytes: Uint8Array): { hidden: Set<string>; parts: Map<string, string> } => {
   const hidden = new Set<string>();
-  for (const [tag] of xml.matchAll(/<(?:\w+:)?sheet\b[^>]*>/g)) {
-    if (!/\sstate="(?:hidden|veryHidden)"/.test(tag)) continue;
-    const name = /\sname="([^"]*)"/.exec(tag)?.[1];
-    if (name !== undefined) hidden.add(unescapeXml(name));
+  const parts = new Map<string, string>();
+  let entries: Record<string, Uint8Array>;
+  try {
+    entries = unzipSync(bytes, { filter: (file) => file.name === WORKBOOK || file.name === WORKBOOK_RELS });
+  } catch {
+    return { hidden, parts };
   }
-  return hidden;
+  const workbook = entries[WORKBOOK] === undefined ? '' : strFromU8(entries[WORKBOOK]);
+  const rels = entries[WORKBOOK_RELS] === undefined ? '' : strFromU8(entries[WORKBOOK_RELS]);
+  const targets = new Map<string, string>();
+  for (const [tag] of rels.matchAll(/<(?:\w+:)?Relationship\b[^>]*>/g)) {
+    const id = /\sId="([^"]*)"/.exec(tag)?.[1];
+    const target = /\sTarget="([^"]*)"/.exec(tag)?.[1];
+    if (id !== undefined && target !== undefined)
+      targets.set(id, target.startsWith('/') ? target.slice(1) : `xl/${target}`);
+  }
+  for (const [tag] of workbook.matchAll(/<(?:\w+:)?sheet\b[^>]*>/g)) {
+    const name = /\sname="([^"]*)"/.exec(tag)?.[1];
+    if (name === undefined) continue;
+    const part = targets.get(/\s(?:\w+:)?id="([^"]*)"/.exec(tag)?.[1] ?? '');
+    if (part !== undefined) parts.set(part, unescapeXml(name));
+    if (/\sstate="(?:hidden|veryHidden)"/.test(tag)) hidden.add(unescapeXml(name));
+  }
+  return { hidden, parts };
 };
 
 const unescapeXml = (text: string): string =>
@@ -118,6 +135,8 @@ export const xlsxReader: SourceReader = {
   read: async (source, ctx) => {
     const bytes = await readAll(source.bytes);
     checkZipExpansion(bytes);
+    const { hidden, parts } = workbookSheets(bytes);
+    checkXlsxGrids(bytes, parts);
     let sheets: SheetData[];
     try {
       sheets = (await readXlsxFile(bytes)) as unknown as SheetData[];
@@ -128,6 +147,6 @@ export const xlsxReader: SourceReader = {
         { cause: error },
       );
     }
-    return workbookTables(sheets, hiddenSheets(bytes), ctx);
+    return workbookTables(sheets, hidden, ctx);
   },
 };

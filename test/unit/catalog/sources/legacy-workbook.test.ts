@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import * as XLSX from '@e965/xlsx';
 import ZAHL from '@e965/xlsx/dist/xlsx.zahl';
 import ExcelJS from 'exceljs';
+import { strToU8, zipSync } from 'fflate';
 import { isOds } from '../../../../lambdas/core/catalog/sources/legacy-workbook';
 import { checkZipExpansion } from '../../../../lambdas/core/catalog/sources/zip';
 import { buildFrom } from '../../../fixtures/catalog/build';
@@ -10,6 +11,7 @@ import { aCatalogJob } from '../../../fixtures/catalog/jobs';
 
 const FIXTURES = join(__dirname, '../../../fixtures/merchant-files');
 const retail = aCatalogJob({ job_type: 'new_retail_catalog' });
+const menu = aCatalogJob({ job_type: 'new_menu' });
 
 const sheetJsBook = (
   type: 'biff8' | 'biff5' | 'ods' | 'numbers',
@@ -120,6 +122,95 @@ describe('ZIP workbooks that would expand past what a worker can hold', () => {
       expect.objectContaining({
         code: 'source_too_large',
         message: expect.stringMatching(/^the workbook expands to 4095 MB when unzipped/),
+      }),
+    ]);
+  });
+});
+
+describe('a stray value far from the catalog (Excel keeps it; a grid to it would not fit)', () => {
+  const failure = (built: Awaited<ReturnType<typeof buildFrom>>) => {
+    expect(built.document.items).toEqual([]);
+    return built.failures;
+  };
+
+  test('XLSX: refused by the cells its sheet XML holds, before any grid is built; empty styled cells do not count', async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Menu');
+    sheet.addRows([
+      ['Item', 'Price'],
+      ['Soup', 5],
+    ]);
+    sheet.getCell(1_048_576, 16_384).value = 'x';
+    const stray = Buffer.from(await book.xlsx.writeBuffer());
+    expect(failure(await buildFrom([{ source: 'menu.xlsx', body: stray }], retail))).toEqual([
+      expect.objectContaining({
+        code: 'source_too_large',
+        message: expect.stringMatching(
+          /^the sheet "Menu" reaches cell XFD1048576: read whole that is 17,179,869,184 cells/,
+        ),
+      }),
+    ]);
+    const styled = new ExcelJS.Workbook();
+    const formatted = styled.addWorksheet('Menu');
+    formatted.addRows([
+      ['Item', 'Price'],
+      ['Soup', 5],
+    ]);
+    formatted.getCell(1_048_576, 16_384).style = { font: { bold: true } };
+    const built = await buildFrom(
+      [{ source: 'menu.xlsx', body: Buffer.from(await styled.xlsx.writeBuffer()) }],
+      retail,
+    );
+    expect(built.document.items.map((i) => i.name)).toEqual(['Soup']);
+  });
+
+  test('ODS: the last cell with a value decides, however many repeated empty rows come before it', async () => {
+    const content = (far: string) =>
+      '<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" ' +
+      'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">' +
+      '<office:body><office:spreadsheet><table:table table:name="Menu">' +
+      '<table:table-row><table:table-cell office:value-type="string"><text:p>Item</text:p></table:table-cell>' +
+      '<table:table-cell office:value-type="string"><text:p>Price</text:p></table:table-cell></table:table-row>' +
+      '<table:table-row><table:table-cell office:value-type="string"><text:p>Soup</text:p></table:table-cell>' +
+      '<table:table-cell office:value-type="float" office:value="5"><text:p>5</text:p></table:table-cell></table:table-row>' +
+      `<table:table-row table:number-rows-repeated="1048573"><table:table-cell table:number-columns-repeated="1024"/></table:table-row>${far}` +
+      '</table:table></office:spreadsheet></office:body></office:document-content>';
+    const ods = (far: string) =>
+      Buffer.from(
+        zipSync({
+          mimetype: [strToU8('application/vnd.oasis.opendocument.spreadsheet'), { level: 0 }],
+          'content.xml': strToU8(content(far)),
+          'styles.xml': strToU8(
+            '<?xml version="1.0" encoding="UTF-8"?><office:document-styles xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" office:version="1.2"/>',
+          ),
+          'META-INF/manifest.xml': strToU8(
+            '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0">' +
+              '<manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>' +
+              '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>',
+          ),
+        }),
+      );
+    const farValue =
+      '<table:table-row><table:table-cell table:number-columns-repeated="16383"/>' +
+      '<table:table-cell office:value-type="string"><text:p>x</text:p></table:table-cell></table:table-row>';
+    expect(failure(await buildFrom([{ source: 'menu.ods', body: ods(farValue) }], menu))).toEqual([
+      expect.objectContaining({
+        code: 'source_too_large',
+        message: expect.stringMatching(/reaches cell XFD1048576/),
+      }),
+    ]);
+    const built = await buildFrom([{ source: 'menu.ods', body: ods('') }], menu);
+    expect(built.document.items.map((i) => [i.name, i.variants[0]?.price?.amount])).toEqual([['Soup', 500]]);
+    // A value repeated over a million rows and every column: counted before SheetJS would build it.
+    const repeated =
+      '<table:table-row table:number-rows-repeated="1000000"><table:table-cell table:number-columns-repeated="16384" ' +
+      'office:value-type="string"><text:p>x</text:p></table:table-cell></table:table-row>';
+    expect(failure(await buildFrom([{ source: 'menu.ods', body: ods(repeated) }], menu))).toEqual([
+      expect.objectContaining({
+        code: 'source_too_large',
+        message: expect.stringMatching(
+          /repeats its cells to more than 25,000,000 cells with a value \(in "Menu"\)/,
+        ),
       }),
     ]);
   });

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type CsvError, type Options, parse } from 'csv-parse';
 import { peekStream } from '../bytes';
+import { CatalogSourceError } from '../errors';
 import { encodingFallbackWarning, toUtf8 } from './encoding';
 import type { ReadContext, SourceReader, Table, TableRow, TextEncoding } from './types';
 
@@ -60,6 +61,42 @@ export interface CsvRowsOptions {
   readonly onProblem?: (row: number, message: string) => void;
   /** UTF-8 text with bytes that are not UTF-8 (read as Windows-1252). */
   readonly onFallback?: (offset: number) => void;
+  /** Columns a line may have (MAX_CSV_COLUMNS). */
+  readonly maxColumns?: number;
+}
+
+/** Excel's widest row; a line of more columns is not a catalog (and would be held whole by the parser). */
+export const MAX_CSV_COLUMNS = 16_384;
+
+/**
+ * The text as it streams, stopped with `source_too_large` at a line of more than `max` columns: delimiters
+ * outside quotes are counted per line, so that 100 MB of commas cannot become one record of 100 million
+ * fields (which exhausts the heap before the parser hands it over).
+ */
+async function* boundedColumns(
+  chunks: AsyncIterable<Buffer>,
+  delimiter: CsvDelimiter,
+  max: number,
+): AsyncGenerator<Buffer> {
+  const separator = delimiter.charCodeAt(0);
+  let quoted = false;
+  let count = 0;
+  for await (const chunk of chunks) {
+    for (let i = 0; i < chunk.length; i += 1) {
+      const byte = chunk[i];
+      if (byte === 0x22) quoted = !quoted;
+      else if (quoted) continue;
+      else if (byte === separator) {
+        count += 1;
+        if (count >= max)
+          throw new CatalogSourceError(
+            `a line of the source has more than ${max.toLocaleString('en-US')} columns, more than a sheet may have`,
+            'source_too_large',
+          );
+      } else if (byte === 0x0a || byte === 0x0d) count = 0;
+    }
+    yield chunk;
+  }
 }
 
 /**
@@ -96,7 +133,8 @@ export async function* csvRows(
     failure = error;
   });
   // Errors of the source reach the parser (pipeline destroys it with them) and surface here.
-  pipeline(Readable.from(peeked.stream, { objectMode: false }), parser).catch((error: unknown) => {
+  const bounded = boundedColumns(peeked.stream, delimiter, options.maxColumns ?? MAX_CSV_COLUMNS);
+  pipeline(Readable.from(bounded, { objectMode: false }), parser).catch((error: unknown) => {
     failure ??= error;
   });
   try {

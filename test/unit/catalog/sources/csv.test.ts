@@ -1,8 +1,14 @@
 import { Readable } from 'node:stream';
 import iconv from 'iconv-lite';
 import { bufferChunks } from '../../../../lambdas/core/catalog/bytes';
-import { type CsvRowsOptions, csvRows, detectDelimiter } from '../../../../lambdas/core/catalog/sources/csv';
+import {
+  type CsvRowsOptions,
+  csvRows,
+  detectDelimiter,
+  MAX_CSV_COLUMNS,
+} from '../../../../lambdas/core/catalog/sources/csv';
 import type { TableRow } from '../../../../lambdas/core/catalog/sources/types';
+import { buildCsv } from '../../../fixtures/catalog/build';
 
 const collect = async (batches: AsyncIterable<readonly TableRow[]>) => {
   const out: { row: number; cells: readonly unknown[] }[] = [];
@@ -145,5 +151,22 @@ describe('csvRows', () => {
     }
     expect(seen).toBeGreaterThanOrEqual(10);
     expect(pulled).toBeLessThan(100);
+  });
+});
+
+describe('a line wider than a sheet', () => {
+  test('more than 16,384 columns fails the source before the parser holds the line; commas inside quotes do not count', async () => {
+    const wide = await buildCsv(`name,price${','.repeat(MAX_CSV_COLUMNS)}\nSoup,5\n`);
+    expect(wide.document.items).toEqual([]);
+    expect(wide.failures).toEqual([
+      expect.objectContaining({
+        code: 'source_too_large',
+        message: expect.stringMatching(/more than 16,384 columns/),
+      }),
+    ]);
+    const quoted = await buildCsv(
+      `name,price,description\nSoup,5,"${','.repeat(MAX_CSV_COLUMNS * 2)}"\nBread,2,"a\n${','.repeat(100)}"\n`,
+    );
+    expect(quoted.document.items.map((i) => i.name)).toEqual(['Soup', 'Bread']);
   });
 });

@@ -1,11 +1,16 @@
+import { CatalogSourceError } from '../errors';
+
 /**
  * JSON as people and small systems write menus and product lists, made into flat rows for the table
- * reader: categories holding their items (`{ "name": "Pizza", "items": [...] }`, nested at any depth)
+ * reader: categories holding their items (`{ "name": "Pizza", "items": [...] }`, nested up to 64 levels)
  * give each item the category path; an item holding its sizes or variants (`"sizes": [{ "name":
  * "Small", "price": 9 }]`) gives one row per size, which assembly makes one item with a variant per size.
  */
 
 type JsonRecord = Record<string, unknown>;
+
+/** Categories inside categories, at most: deeper is not a menu (and would exhaust the stack). */
+export const MAX_JSON_NESTING = 64;
 
 const isObject = (value: unknown): value is JsonRecord =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -74,7 +79,17 @@ const childList = (row: JsonRecord): string | null =>
  * @example flattenRows([{ name: 'Pizza', items: [{ name: 'Margherita', price: 9 }] }])
  * // [{ name: 'Margherita', price: 9, category: 'Pizza' }]
  */
-export const flattenRows = (elements: readonly unknown[], path: readonly string[] = []): unknown[] => {
+export const flattenRows = (
+  elements: readonly unknown[],
+  path: readonly string[] = [],
+  depth = 0,
+): unknown[] => {
+  if (depth > MAX_JSON_NESTING) {
+    throw new CatalogSourceError(
+      `the JSON source nests categories more than ${MAX_JSON_NESTING} levels deep; no menu or catalog does`,
+      'source_unreadable',
+    );
+  }
   const rows: unknown[] = [];
   for (const element of elements) {
     if (!isObject(element)) {
@@ -85,7 +100,9 @@ export const flattenRows = (elements: readonly unknown[], path: readonly string[
     const variants = variantList(element);
     if (children !== null && variants === null) {
       const name = textOf(element, NAME_KEYS);
-      rows.push(...flattenRows(element[children] as unknown[], name === null ? path : [...path, name]));
+      rows.push(
+        ...flattenRows(element[children] as unknown[], name === null ? path : [...path, name], depth + 1),
+      );
       continue;
     }
     if (variants === null && path.length === 0) {

@@ -1,5 +1,5 @@
 import type { CatalogDocument } from '../../../../lambdas/core/catalog/document';
-import { flattenRows } from '../../../../lambdas/core/catalog/sources/json-rows';
+import { flattenRows, MAX_JSON_NESTING } from '../../../../lambdas/core/catalog/sources/json-rows';
 import { buildFrom } from '../../../fixtures/catalog/build';
 
 /** JSON menus as small systems write them: categories holding items, items holding their sizes. */
@@ -124,5 +124,25 @@ describe('nested JSON menus through the pipeline', () => {
       ['Espresso', 'Coffee', [[null, 250]]],
     ]);
     expect(results.warning_count).toBe(0);
+  });
+});
+
+describe('categories nested deeper than any menu', () => {
+  const nested = (depth: number, named = true) =>
+    `[${(named ? '{"name":"c","items":[' : '{"items":[').repeat(depth)}{"name":"Soup","price":5}${']}'.repeat(depth)}]`;
+
+  test(`up to ${MAX_JSON_NESTING} levels are read; deeper fails the source clearly (never the stack)`, async () => {
+    const deepest = await buildFrom([{ source: 'menu.json', body: nested(MAX_JSON_NESTING) }]);
+    expect(deepest.document.items.map((i) => i.name)).toEqual(['Soup']);
+    const deep = await buildFrom([{ source: 'menu.json', body: nested(20_000) }]);
+    expect(deep.failures).toEqual([
+      expect.objectContaining({
+        code: 'source_unreadable',
+        message: expect.stringMatching(/nests categories more than 64 levels/),
+      }),
+    ]);
+    // Nameless wrappers are not categories: the outer element is one row, read without recursion.
+    const nameless = await buildFrom([{ source: 'menu.json', body: nested(20_000, false) }]);
+    expect(nameless.document.items).toEqual([]);
   });
 });

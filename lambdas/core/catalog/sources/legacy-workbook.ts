@@ -1,7 +1,7 @@
 import * as XLSX from '@e965/xlsx';
 import { readAll } from '../bytes';
 import { CatalogSourceError } from '../errors';
-import { checkOdsCells, checkSheetGrid } from './sheet-bounds';
+import { checkOdsCells, GridBudget } from './sheet-bounds';
 import { ascii, isOle, isZip, startsWith } from './signatures';
 import type { OpenedSource, ReadContext, ReaderOutput, SourceReader } from './types';
 import { type SheetData, workbookTables } from './xlsx';
@@ -55,6 +55,7 @@ const dataExtent = (sheet: XLSX.WorkSheet): { row: number; column: number } => {
  */
 const sheetsOf = (book: XLSX.WorkBook): { sheets: SheetData[]; hidden: Set<string> } => {
   const hidden = new Set<string>();
+  const budget = new GridBudget();
   const sheets = book.SheetNames.map((name, index) => {
     if ((book.Workbook?.Sheets?.[index]?.Hidden ?? 0) !== 0) hidden.add(name);
     const sheet = book.Sheets[name];
@@ -62,7 +63,7 @@ const sheetsOf = (book: XLSX.WorkBook): { sheets: SheetData[]; hidden: Set<strin
     const start = XLSX.utils.decode_range(sheet['!ref']).s;
     const end = dataExtent(sheet);
     if (end.row < start.r || end.column < start.c) return { sheet: name, data: [] };
-    checkSheetGrid(name, end.row + 1, end.column + 1);
+    budget.take(name, end.row + 1, end.column + 1);
     const data = XLSX.utils.sheet_to_json<unknown[]>(sheet, {
       header: 1,
       raw: true,

@@ -3,9 +3,9 @@ import { CatalogSourceError } from '../errors';
 
 /**
  * A sheet is read as a grid from A1 to its last cell with a value, every cell in between held: one stray
- * value at XFD1048576 (Excel's last cell) makes a 6 KB workbook a grid of 17 billion cells. A sheet whose
- * grid would pass this many cells fails its source (`source_too_large`) before it is read; real catalogs are
- * far below it (100,000 rows of 20 columns are 2 million cells).
+ * value at XFD1048576 (Excel's last cell) makes a 6 KB workbook a grid of 17 billion cells. A workbook whose
+ * sheets' grids together would pass this many cells fails its source (`source_too_large`) before they are
+ * read; real catalogs are far below it (100,000 rows of 20 columns are 2 million cells).
  */
 export const MAX_SHEET_CELLS = 25_000_000;
 
@@ -22,21 +22,33 @@ const columnLetters = (n: number): string => {
   return letters;
 };
 
-/** Throws when a sheet's grid (rows × columns up to its last value) is more than MAX_SHEET_CELLS. */
-export const checkSheetGrid = (
-  sheet: string,
-  rows: number,
-  columns: number,
-  limit: number = MAX_SHEET_CELLS,
-): void => {
-  if (rows * columns <= limit) return;
-  throw new CatalogSourceError(
-    `the sheet ${JSON.stringify(sheet)} reaches cell ${columnLetters(columns)}${rows}: read whole that is ` +
-      `${(rows * columns).toLocaleString('en-US')} cells, more than the ${limit.toLocaleString('en-US')} a sheet may have. ` +
-      'Delete the stray cells far below or to the right of the catalog, or save the sheet as CSV',
-    'source_too_large',
-  );
-};
+/**
+ * The cells a workbook's sheets may take when read whole, together (one sheet at the limit, or twenty
+ * sheets each with a stray value far away, cost the same memory).
+ */
+export class GridBudget {
+  private used = 0;
+
+  constructor(private readonly limit: number = MAX_SHEET_CELLS) {}
+
+  /** Counts a sheet's grid (rows × columns up to its last value); throws when the workbook's pass the limit. */
+  take(sheet: string, rows: number, columns: number): void {
+    const cells = rows * columns;
+    this.used += cells;
+    if (this.used <= this.limit) return;
+    const where = `${JSON.stringify(sheet)} reaches cell ${columnLetters(columns)}${rows}`;
+    throw new CatalogSourceError(
+      cells > this.limit
+        ? `the sheet ${where}: read whole that is ${cells.toLocaleString('en-US')} cells, more than the ` +
+            `${this.limit.toLocaleString('en-US')} a sheet may have. ${ADVICE}`
+        : `the workbook's sheets read whole come to ${this.used.toLocaleString('en-US')} cells (the sheet ${where}), ` +
+            `more than the ${this.limit.toLocaleString('en-US')} a workbook may have. ${ADVICE}`,
+      'source_too_large',
+    );
+  }
+}
+
+const ADVICE = 'Delete the stray cells far below or to the right of the catalog, or save the sheet as CSV';
 
 /** A cell that holds something (`<c r="B2" t="s"><v>…`), not an empty styled one (`<c r="B2" s="1"/>`). */
 const VALUE_CELL = /<c\s[^>]*?\br="([A-Z]{1,3})(\d{1,7})"[^>]*?(\/?)>/g;
@@ -56,6 +68,7 @@ export const checkXlsxGrids = (
   } catch {
     return; // not a readable archive: the reader says so
   }
+  const budget = new GridBudget(limit);
   for (const [part, content] of Object.entries(parts)) {
     const xml = strFromU8(content);
     let rows = 0;
@@ -65,7 +78,7 @@ export const checkXlsxGrids = (
       rows = Math.max(rows, Number(match[2]));
       columns = Math.max(columns, columnNumber(match[1] as string));
     }
-    checkSheetGrid(names.get(part) ?? part, rows, columns, limit);
+    budget.take(names.get(part) ?? part, rows, columns);
   }
 };
 

@@ -164,6 +164,30 @@ describe('a stray value far from the catalog (Excel keeps it; a grid to it would
     expect(built.document.items.map((i) => i.name)).toEqual(['Soup']);
   });
 
+  test('XLSX: sheets each under the limit but over it together are refused as a workbook', async () => {
+    const book = new ExcelJS.Workbook();
+    for (const name of ['Menu', 'Old menu']) {
+      const sheet = book.addWorksheet(name);
+      sheet.addRows([
+        ['Item', 'Price'],
+        ['Soup', 5],
+      ]);
+      sheet.getCell(800_000, 25).value = 'x'; // Y800000: 20,000,000 cells
+    }
+    const built = await buildFrom(
+      [{ source: 'menu.xlsx', body: Buffer.from(await book.xlsx.writeBuffer()) }],
+      menu,
+    );
+    expect(failure(built)).toEqual([
+      expect.objectContaining({
+        code: 'source_too_large',
+        message: expect.stringMatching(
+          /^the workbook's sheets read whole come to 40,000,000 cells \(the sheet "Old menu" reaches cell Y800000\)/,
+        ),
+      }),
+    ]);
+  });
+
   test('ODS: the last cell with a value decides, however many repeated empty rows come before it', async () => {
     const content = (far: string) =>
       '<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" ' +

@@ -4,6 +4,7 @@ import { type CsvError, type Options, parse } from 'csv-parse';
 import { peekStream } from '../bytes';
 import { CatalogSourceError } from '../errors';
 import { encodingFallbackWarning, toUtf8 } from './encoding';
+import { MAX_SHEET_COLUMNS } from './sheet-bounds';
 import type { ReadContext, SourceReader, Table, TableRow, TextEncoding } from './types';
 
 /**
@@ -61,12 +62,9 @@ export interface CsvRowsOptions {
   readonly onProblem?: (row: number, message: string) => void;
   /** UTF-8 text with bytes that are not UTF-8 (read as Windows-1252). */
   readonly onFallback?: (offset: number) => void;
-  /** Columns a line may have (MAX_CSV_COLUMNS). */
+  /** Columns a line may have (MAX_SHEET_COLUMNS): a line of more is not a catalog and would be held whole by the parser. */
   readonly maxColumns?: number;
 }
-
-/** Excel's widest row; a line of more columns is not a catalog (and would be held whole by the parser). */
-export const MAX_CSV_COLUMNS = 16_384;
 
 /**
  * The text as it streams, stopped with `source_too_large` at a line of more than `max` columns: delimiters
@@ -133,7 +131,7 @@ export async function* csvRows(
     failure = error;
   });
   // Errors of the source reach the parser (pipeline destroys it with them) and surface here.
-  const bounded = boundedColumns(peeked.stream, delimiter, options.maxColumns ?? MAX_CSV_COLUMNS);
+  const bounded = boundedColumns(peeked.stream, delimiter, options.maxColumns ?? MAX_SHEET_COLUMNS);
   pipeline(Readable.from(bounded, { objectMode: false }), parser).catch((error: unknown) => {
     failure ??= error;
   });

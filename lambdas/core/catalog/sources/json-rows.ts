@@ -12,11 +12,12 @@ type JsonRecord = Record<string, unknown>;
 /** Categories inside categories, at most: deeper is not a menu (and would exhaust the stack). */
 export const MAX_JSON_NESTING = 64;
 
-const isObject = (value: unknown): value is JsonRecord =>
+/** A JSON object (not null, not an array), as JSON and XML sources parse them. */
+export const isJsonObject = (value: unknown): value is JsonRecord =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const isObjectList = (value: unknown): value is JsonRecord[] =>
-  Array.isArray(value) && value.length > 0 && value.every(isObject);
+  Array.isArray(value) && value.length > 0 && value.every(isJsonObject);
 
 const PRICE_KEYS = ['price', 'prices', 'amount', 'regular_price', 'cost', 'unit_price'];
 const NAME_KEYS = ['name', 'title', 'label', 'category', 'section'];
@@ -92,7 +93,7 @@ export const flattenRows = (
   }
   const rows: unknown[] = [];
   for (const element of elements) {
-    if (!isObject(element)) {
+    if (!isJsonObject(element)) {
       rows.push(element);
       continue;
     }

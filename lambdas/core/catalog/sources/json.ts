@@ -4,7 +4,7 @@ import { mapShopifyProducts, shopifyProductsOf } from '../web/shopify';
 import { documentDrafts } from './catalog-document';
 import { decodeAll, encodingFallbackWarning } from './encoding';
 import { webItemToDraft } from './html';
-import { flattenRows } from './json-rows';
+import { flattenRows, isJsonObject } from './json-rows';
 import type { CellValue, ReadContext, ReaderOutput, SourceReader, TableRow } from './types';
 
 /**
@@ -29,9 +29,6 @@ const shopifyProducts = (value: unknown) => {
     : undefined;
 };
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /** Row objects as a table: a header row of every key (first seen first), then one row per element. */
 const rowTable = (elements: readonly unknown[], ctx: ReadContext): TableRow[][] => [
   [...objectRows(flattenRows(elements), ctx)],
@@ -44,14 +41,14 @@ const rowTable = (elements: readonly unknown[], ctx: ReadContext): TableRow[][] 
 export function* objectRows(elements: readonly unknown[], ctx: ReadContext): Generator<TableRow> {
   const keys = new Map<string, number>();
   for (const element of elements) {
-    if (!isObject(element)) continue;
+    if (!isJsonObject(element)) continue;
     for (const key of Object.keys(element)) if (!keys.has(key)) keys.set(key, keys.size);
   }
   yield { row: 0, cells: [...keys.keys()] };
   let position = 0;
   for (const element of elements) {
     position += 1;
-    if (!isObject(element)) {
+    if (!isJsonObject(element)) {
       if (element !== null) {
         ctx.warn({
           row: position,
@@ -71,7 +68,7 @@ export function* objectRows(elements: readonly unknown[], ctx: ReadContext): Gen
 const fromValue = (value: unknown, ctx: ReadContext): ReaderOutput => {
   if (Array.isArray(value))
     return { kind: 'tables', tables: [{ sheet: null, batches: rowTable(value, ctx) }] };
-  if (isObject(value) && 'format_version' in value) {
+  if (isJsonObject(value) && 'format_version' in value) {
     const parsed = parseCatalogUpload(value);
     if (!parsed.ok) {
       const shown = parsed.errors
@@ -96,10 +93,10 @@ const fromValue = (value: unknown, ctx: ReadContext): ReaderOutput => {
       ctx.warn({ row: null, column: warning.field ?? null, code: warning.code, message: warning.message });
     return { kind: 'drafts', drafts: mapped.items.map((item) => webItemToDraft(item, ctx.source)) };
   }
-  if (isObject(value)) {
+  if (isJsonObject(value)) {
     // `{ "items": [...] }`, or one level down: `{ "menu": { "sections": [...] } }`.
-    for (const holder of [value, ...Object.values(value).filter(isObject)]) {
-      const arrays = Object.values(holder).filter((v) => Array.isArray(v) && v.some(isObject));
+    for (const holder of [value, ...Object.values(value).filter(isJsonObject)]) {
+      const arrays = Object.values(holder).filter((v) => Array.isArray(v) && v.some(isJsonObject));
       if (arrays.length === 1)
         return { kind: 'tables', tables: [{ sheet: null, batches: rowTable(arrays[0] as unknown[], ctx) }] };
       if (arrays.length > 1) break;
@@ -134,7 +131,7 @@ const jsonLines = (text: string): unknown[] | undefined => {
         { cause: error },
       );
     }
-    if (rows.length === 0 && !isObject(value)) return undefined;
+    if (rows.length === 0 && !isJsonObject(value)) return undefined;
     rows.push(value);
   }
   return rows.length > 1 ? rows : undefined;

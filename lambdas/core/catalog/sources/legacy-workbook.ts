@@ -2,7 +2,7 @@ import * as XLSX from '@e965/xlsx';
 import { readAll } from '../bytes';
 import { CatalogSourceError } from '../errors';
 import { checkOdsCells, GridBudget } from './sheet-bounds';
-import { ascii, isOle, isZip, startsWith } from './signatures';
+import { ascii, containsAscii, isOle, isZip, startsWith } from './signatures';
 import type { OpenedSource, ReadContext, ReaderOutput, SourceReader } from './types';
 import { type SheetData, workbookTables } from './xlsx';
 import { checkZipExpansion } from './zip';
@@ -30,8 +30,7 @@ const ODS_MIMETYPE = 'application/vnd.oasis.opendocument.spreadsheet';
 export const isOds = (head: Uint8Array): boolean => {
   if (!isZip(head)) return false;
   if (startsWith(head, ascii('mimetype'), 30) && startsWith(head, ascii(ODS_MIMETYPE), 38)) return true;
-  const bytes = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
-  return bytes.includes(ODS_MIMETYPE, 0, 'latin1') && !bytes.includes('[Content_Types].xml', 0, 'latin1');
+  return containsAscii(head, ODS_MIMETYPE) && !containsAscii(head, '[Content_Types].xml');
 };
 
 /** The last row and column (0-based) holding a value, from SheetJS's dense rows (holes skipped); -1 if none. */
@@ -128,10 +127,9 @@ export const xlsReader: SourceReader = {
 /** A Numbers document saved as one file is a ZIP of `Index/*.iwa` protobuf streams. */
 export const isNumbers = (head: Uint8Array): boolean => {
   if (!isZip(head)) return false;
-  const bytes = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
   return (
-    bytes.includes('Index/Document.iwa', 0, 'latin1') ||
-    /Index\/[\w/-]+\.iwa/.test(bytes.toString('latin1', 0, 4096))
+    containsAscii(head, 'Index/Document.iwa') ||
+    /Index\/[\w/-]+\.iwa/.test(Buffer.from(head.subarray(0, 4096)).toString('latin1'))
   );
 };
 

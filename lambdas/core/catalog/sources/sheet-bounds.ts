@@ -9,6 +9,9 @@ import { CatalogSourceError } from '../errors';
  */
 export const MAX_SHEET_CELLS = 25_000_000;
 
+/** Excel's widest row: a row of a source (CSV line, SpreadsheetML or HTML table row) is never read wider. */
+export const MAX_SHEET_COLUMNS = 16_384;
+
 const columnNumber = (letters: string): number => {
   let n = 0;
   for (const letter of letters) n = n * 26 + (letter.charCodeAt(0) - 64);

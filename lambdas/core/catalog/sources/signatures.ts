@@ -7,6 +7,10 @@ export const startsWith = (bytes: Uint8Array, signature: readonly number[], offs
 
 export const ascii = (text: string): number[] => [...text].map((c) => c.charCodeAt(0));
 
+/** True when the bytes hold `text` (ASCII) anywhere: names and media types a ZIP stores uncompressed. */
+export const containsAscii = (bytes: Uint8Array, text: string): boolean =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(text, 0, 'latin1');
+
 /** The image format named by a file's magic bytes, for the four formats SPEC 5.2 accepts. */
 export const sniffImageFormat = (bytes: Uint8Array): ImageFormat | null => {
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'jpeg';

@@ -1,8 +1,6 @@
+import { MAX_SHEET_COLUMNS as MAX_COLUMNS } from './sheet-bounds';
 import type { CellValue, Table, TableRow } from './types';
 import { attribute, children, leafText, TEXT, type XmlNode } from './xml-tree';
-
-/** Excel's widest row: a row's cells past it (or `ss:Index`/`ss:MergeAcross` pointing past it) are not read. */
-const MAX_COLUMNS = 16_384;
 
 /**
  * Excel 2003 XML ("XML Spreadsheet", SpreadsheetML): a table per worksheet, row and column numbers as Excel

@@ -1,5 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { CatalogSourceError } from '../errors';
+import { isJsonObject } from './json-rows';
 
 /**
  * XML as the XML sources read it (xml.ts): parsed to a tree of plain objects by fast-xml-parser, values kept
@@ -26,8 +27,7 @@ export const ATTRIBUTE = '@_';
 
 export type XmlNode = Record<string, unknown>;
 
-export const isNode = (value: unknown): value is XmlNode =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
+export const isNode: (value: unknown) => value is XmlNode = isJsonObject;
 
 const parser = new XMLParser({
   ignoreAttributes: false,

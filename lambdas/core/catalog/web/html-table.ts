@@ -1,6 +1,7 @@
 import { type Document, type Element, isTag } from 'domhandler';
 import { fieldOf } from '../headers/aliases';
 import { normaliseHeader } from '../headers/normalise';
+import { MAX_SHEET_COLUMNS as MAX_COLUMNS } from '../sources/sheet-bounds';
 import type { TableRow } from '../sources/types';
 import { attr, findAll, textOf } from './html';
 
@@ -19,9 +20,6 @@ const MAX_COLSPAN = 64;
 const HEADER_SEARCH_ROWS = 10;
 /** Share of the page's text a table must hold to be read as the page's data without an export label. */
 const DOMINANT_SHARE = 0.6;
-
-/** A spreadsheet's widest row (Excel's): cells past it are not read. */
-const MAX_COLUMNS = 16_384;
 
 const cellsOf = (row: Element): (string | null)[] => {
   const cells: (string | null)[] = [];

@@ -1,12 +1,8 @@
 import { Readable } from 'node:stream';
 import iconv from 'iconv-lite';
 import { bufferChunks } from '../../../../lambdas/core/catalog/bytes';
-import {
-  type CsvRowsOptions,
-  csvRows,
-  detectDelimiter,
-  MAX_CSV_COLUMNS,
-} from '../../../../lambdas/core/catalog/sources/csv';
+import { type CsvRowsOptions, csvRows, detectDelimiter } from '../../../../lambdas/core/catalog/sources/csv';
+import { MAX_SHEET_COLUMNS as MAX_CSV_COLUMNS } from '../../../../lambdas/core/catalog/sources/sheet-bounds';
 import type { TableRow } from '../../../../lambdas/core/catalog/sources/types';
 import { buildCsv } from '../../../fixtures/catalog/build';
 

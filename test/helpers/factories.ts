@@ -22,6 +22,16 @@ export const withJobData = (jobType: JobType, data: Record<string, unknown>) => 
   return { job: { ...request.job, job_data: merged } };
 };
 
+/**
+ * The instant the factories' records are made at, and the time FakeClock starts from: a test that uses both
+ * states its own time. A test that runs code on the real clock gives its records real-clock dates (`at()`),
+ * never these: a fixed date compared with the real clock passes the day it is written and fails later.
+ */
+export const TEST_EPOCH = '2026-11-22T10:00:00.000Z';
+
+/** TEST_EPOCH moved by `ms` milliseconds, as an ISO string. */
+export const epochPlus = (ms: number): string => new Date(Date.parse(TEST_EPOCH) + ms).toISOString();
+
 export const aJob = (overrides: Partial<JobRecord> = {}): JobRecord => ({
   id: randomUUID(),
   clientId: 'client-a',
@@ -36,9 +46,9 @@ export const aJob = (overrides: Partial<JobRecord> = {}): JobRecord => ({
   },
   metadata: {},
   results: {},
-  createdAt: '2026-11-22T10:00:00.000Z',
-  updatedAt: '2026-11-22T10:00:00.000Z',
-  dueAt: '2026-11-25T10:00:00.000Z',
+  createdAt: TEST_EPOCH,
+  updatedAt: TEST_EPOCH,
+  dueAt: epochPlus(72 * 3_600_000),
   completedAt: null,
   error: null,
   ...overrides,

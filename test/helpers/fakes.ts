@@ -46,6 +46,7 @@ import {
 } from '../../lambdas/core/states';
 import { DEFAULT_JOB_SETTINGS } from '../../lambdas/core/use-cases/jobs';
 import type { AppDeps } from '../../lambdas/shared/deps';
+import { TEST_EPOCH } from './factories';
 
 /**
  * In-memory implementations of the ports, with the same observable behaviour as the adapters: each runs the
@@ -437,7 +438,7 @@ export class ScriptedHttp implements OutboundHttp {
 
 /** The one fake clock: it moves only when told to, by milliseconds. */
 export class FakeClock implements Clock {
-  constructor(private current = new Date('2026-11-22T10:00:00.000Z')) {}
+  constructor(private current = new Date(TEST_EPOCH)) {}
   now(): Date {
     return new Date(this.current);
   }

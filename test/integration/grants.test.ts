@@ -31,7 +31,7 @@ import type { AppDeps } from '../../lambdas/shared/deps';
 import type { ApiHandler } from '../../lambdas/shared/http';
 import { sqsApi, table } from '../../lambdas/shared/wiring';
 import { ACCESS } from '../../lib/aws/functions';
-import { aJob, aJobRequest, apiEvent, lambdaContext, withJobData } from '../helpers/factories';
+import { aJob, aJobRequest, apiEvent, epochPlus, lambdaContext, withJobData } from '../helpers/factories';
 import { FakeClock } from '../helpers/fakes';
 import { emulatorDeps, freshQueues, freshTable, uniqueClient } from '../helpers/integration';
 import { postUploadForm } from '../helpers/upload-form';
@@ -233,7 +233,8 @@ describe('each function calls DynamoDB only as its role allows', () => {
       const reconcile = makeReconcilerHandler(
         over(recording(own, calls), {
           queue: queueOf(),
-          clock: new FakeClock(new Date(Date.now() + 3_600_000)),
+          // The test's own clock, an hour after the factory's records were made: never the real clock.
+          clock: new FakeClock(new Date(epochPlus(3_600_000))),
         }),
       );
       const report = await reconcile();
@@ -247,8 +248,8 @@ describe('each function calls DynamoDB only as its role allows', () => {
       const inReview = async () => {
         const job = aJob({ clientId: client });
         await deps.jobs.create(job);
-        await deps.jobs.transition(client, job.id, { event: 'claim', at: new Date().toISOString() });
-        await deps.jobs.transition(client, job.id, { event: 'send_to_review', at: new Date().toISOString() });
+        await deps.jobs.transition(client, job.id, { event: 'claim', at: epochPlus(1000) });
+        await deps.jobs.transition(client, job.id, { event: 'send_to_review', at: epochPlus(2000) });
         const chunks = (async function* () {
           yield JSON.stringify({ format_version: 2, categories: [], items: [] });
         })();

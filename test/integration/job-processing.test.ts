@@ -367,7 +367,10 @@ describe('delivery semantics', () => {
   const storedJob = async (deps: AppDeps, source: string): Promise<JobRecord> => {
     const job = aJob({
       clientId: uniqueClient(),
+      // The worker runs on the real clock: the record's dates are real-clock dates too.
       createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+      dueAt: new Date(Date.now() + 72 * 3_600_000).toISOString(),
       jobData: { catalog_sources: [source], merchant_name: 'Joe', language: 'en_us' },
     });
     await deps.jobs.create(job);

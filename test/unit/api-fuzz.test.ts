@@ -457,7 +457,6 @@ describe(`the API never answers 5xx, and every 4xx is problem+json with its requ
     // Every kind of answer was met: success, refusal of the body, of the key, of the path, of the method.
     const met = Object.fromEntries(statuses);
     for (const status of [200, 201, 400, 401, 403, 404, 405, 413, 415]) {
-      expect({ status, met: met[status] ?? 0 }).toEqual({ status, met: expect.any(Number) });
       expect({ status, met: met[status] ?? 0, all: met }).not.toMatchObject({ met: 0 });
     }
     if (process.env.FUZZ_DEBUG) console.log('statuses met', met);

@@ -1,4 +1,9 @@
-import { currencyDecimals, defaultCurrency, parsePrice } from '../../../lambdas/core/catalog/money';
+import {
+  currencyDecimals,
+  defaultCurrency,
+  isCurrencyCode,
+  parsePrice,
+} from '../../../lambdas/core/catalog/money';
 import { LANGUAGES } from '../../../lambdas/core/schemas/job';
 
 describe('parsePrice', () => {
@@ -100,9 +105,14 @@ describe('default currency by language', () => {
     expect(defaultCurrency(language)).toBe(currency);
   });
 
-  test('every documented language has a known currency', () => {
+  test('every documented language has a real ISO 4217 currency', () => {
     for (const language of LANGUAGES)
-      expect(currencyDecimals(defaultCurrency(language))).toBeGreaterThanOrEqual(0);
+      expect({ language, known: isCurrencyCode(defaultCurrency(language)) }).toEqual({
+        language,
+        known: true,
+      });
+    // The check itself can fail: a well-formed code that is no currency is not known.
+    expect(isCurrencyCode('QQQ')).toBe(false);
   });
 
   test('minor units', () => {

@@ -123,7 +123,7 @@ interface Watch {
 }
 
 const openConsole = async (): Promise<{ page: Page; watch: Watch }> => {
-  const page = await browser.context.newPage();
+  const page = await browser.newPage();
   const watch: Watch = { dialogs: [], violations: [], errors: [], writes: [], reads: [] };
   page.on('dialog', (dialog) => {
     // confirm() is the console's own (delete, leave unsaved); anything else is a script that should not run.

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /**
  * A headless Chromium for the browser tests: the one the e2e global setup (chromium-global-setup.ts) unpacks
@@ -32,6 +32,8 @@ const browserEnv = (): Record<string, string> => {
 
 export interface Browser {
   readonly context: BrowserContext;
+  /** A new page whose clock reads the tests' clock (see launchChromium). */
+  newPage(): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -48,8 +50,18 @@ export const launchChromium = async (viewport = { width: 1280, height: 800 }): P
     env: browserEnv(),
     viewport,
   });
+  // Pages run on the tests' clock: when `npm run test:future` moves the service's clock years ahead
+  // (TEST_CLOCK_AT), the browser's Date moves with it, as one machine's clock would. Playwright starts each
+  // page's clock at the installed time, so every new page is set to the present again.
+  const shifted = Boolean(process.env.TEST_CLOCK_AT);
+  if (shifted) await context.clock.install({ time: Date.now() });
   return {
     context,
+    newPage: async () => {
+      const page = await context.newPage();
+      if (shifted) await page.clock.setSystemTime(Date.now());
+      return page;
+    },
     close: async () => {
       await context.close();
       await rm(profile, { recursive: true, force: true });

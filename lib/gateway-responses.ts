@@ -5,6 +5,7 @@
  * from either. test/unit/local-api-gateway.test.ts and test/infra/stateless-stack.test.ts hold both to it.
  */
 import { problemType } from '../lambdas/core/model';
+import { API_RESPONSE_HEADERS } from '../lambdas/shared/headers';
 import { GENERIC_DETAIL } from '../lambdas/shared/problem';
 
 /** SPEC 9: per client, 20 requests a second with bursts of 40 (the usage plan in AWS, a token bucket locally). */
@@ -92,8 +93,9 @@ export const LOCAL_GATEWAY_RESPONSES = {
   ),
 } as const satisfies Record<string, GatewayAnswer>;
 
-/** Headers of every gateway answer. */
+/** Headers of every gateway answer: those of every API answer (no-store, nosniff), and the body's type. */
 const GATEWAY_HEADERS: Readonly<Record<string, string>> = {
+  ...API_RESPONSE_HEADERS,
   'Content-Type': 'application/problem+json',
 };
 

@@ -29,3 +29,13 @@ export const headerValues = (
   const single = header(event, name);
   return single === undefined ? [] : [single];
 };
+
+/**
+ * Headers of every answer of the API, from a handler or from the gateway (lib/gateway-responses.ts): an
+ * answer holds a client's data (a job, a catalog's summary, a signed delivery URL), so no cache, shared or
+ * the browser's, keeps it (`no-store`), and a browser never reads a JSON body as anything else (`nosniff`).
+ */
+export const API_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};

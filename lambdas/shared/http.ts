@@ -13,7 +13,7 @@ import { LIMITS, normaliseId } from '../core/schemas/job';
 import { checkIdempotencyKey, claimIdempotencyKey, requestFingerprint } from '../core/use-cases/idempotency';
 import { toPointer } from '../core/validation';
 import type { AppDeps } from './deps';
-import { header, headerValues } from './headers';
+import { API_RESPONSE_HEADERS, header, headerValues } from './headers';
 import { publishMetrics } from './metrics';
 import { toProblem } from './problem';
 
@@ -74,7 +74,11 @@ const apiEnvelope = (deps: Pick<AppDeps, 'logger' | 'metrics'>): MiddlewareObj<A
   },
   after: (request) => {
     if (request.response) {
-      request.response.headers = { ...request.response.headers, 'x-request-id': requestIdOf(request.event) };
+      request.response.headers = {
+        ...request.response.headers,
+        ...API_RESPONSE_HEADERS,
+        'x-request-id': requestIdOf(request.event),
+      };
     }
     deps.logger.removeKeys(['request_id', 'client_id']);
     publishMetrics(deps);
@@ -89,7 +93,7 @@ const apiEnvelope = (deps: Pick<AppDeps, 'logger' | 'metrics'>): MiddlewareObj<A
     }
     request.response = {
       statusCode: problem.status,
-      headers: { ...problem.headers, 'x-request-id': requestId },
+      headers: { ...problem.headers, ...API_RESPONSE_HEADERS, 'x-request-id': requestId },
       body: JSON.stringify(problem.body),
     };
     deps.logger.removeKeys(['request_id', 'client_id']);
@@ -240,8 +244,12 @@ const idempotency = (deps: Pick<AppDeps, 'idempotency' | 'clock'>): MiddlewareOb
       });
       if (outcome.kind === 'replay') {
         const { statusCode, headers, body } = outcome.response;
-        // An early return skips the other middlewares, so the envelope's header is set here too.
-        const replayed = { 'idempotent-replayed': 'true', 'x-request-id': requestIdOf(request.event) };
+        // An early return skips the other middlewares, so the envelope's headers are set here too.
+        const replayed = {
+          ...API_RESPONSE_HEADERS,
+          'idempotent-replayed': 'true',
+          'x-request-id': requestIdOf(request.event),
+        };
         return { statusCode, headers: { ...headers, ...replayed }, body };
       }
       claimed.set(request.event, { clientId, key });

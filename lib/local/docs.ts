@@ -68,8 +68,9 @@ export const docsRoutes = (): ReadonlyMap<string, StaticRoute> => {
     return page(title);
   });
   const renderer = once(() => readFile(resolveFromProject('redoc/bundles/redoc.standalone.js')));
-  // The policy also as a header (a <meta> policy cannot say frame-ancestors), and no sniffing of any answer.
-  const headers = { 'x-content-type-options': 'nosniff' };
+  // The policy also as a header (a <meta> policy cannot say frame-ancestors), no sniffing of any answer, and
+  // no Referer from the page: the reference is read beside a signed delivery or upload URL now and then.
+  const headers = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
   const htmlRoute: StaticRoute = {
     contentType: 'text/html; charset=utf-8',
     body: html,

@@ -67,10 +67,11 @@ describe('the API reference at /docs', () => {
     expect((await res.text()) === committed).toBe(true);
   });
 
-  it('sends its policy as headers (CSP with frame-ancestors, nosniff) and answers HEAD as GET without a body', async () => {
+  it('sends its policy as headers (CSP with frame-ancestors, nosniff, no referrer) and answers HEAD as GET without a body', async () => {
     const page = await fetch(`${service.url}/docs`);
     expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'.*frame-ancestors 'none'/);
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     await page.text();
     const head = await fetch(`${service.url}/openapi.json`, { method: 'HEAD' });
     expect(head.status).toBe(200);

@@ -52,6 +52,19 @@ describe('POST /v1/jobs', () => {
     expect(deps.jobs.outbox.size).toBe(0);
   });
 
+  it('keeps every answer out of caches and unsniffed: created, refused and replayed alike', async () => {
+    const deps = fakeDeps();
+    const created = await createJob(deps, aJobRequest(), { 'Idempotency-Key': 'cache-1' });
+    const replayed = await createJob(deps, aJobRequest(), { 'Idempotency-Key': 'cache-1' });
+    const refused = await createJob(deps, withJobData('new_menu', { merchant_name: undefined }));
+    const unauthorized = await call(makeGetJobHandler(deps), apiEvent({ clientId: null }));
+    expect([created, replayed, refused, unauthorized].map((r) => r.statusCode)).toEqual([201, 201, 400, 401]);
+    for (const res of [created, replayed, refused, unauthorized]) {
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
   it('sets due_at from the processing type (rush 24 h, standard 72 h)', async () => {
     const deps = fakeDeps();
     const rush = await createJob(deps, aJobRequest('new_menu', { processing_type: 'rush' }));

@@ -229,6 +229,8 @@ describe('gateway answers agree with the table the AWS stack configures', () => 
   const expectAnswer = async (res: Response, a: GatewayAnswer) => {
     expect(res.status).toBe(a.status);
     for (const [name, value] of Object.entries(gatewayHeaders(a))) expect(res.headers.get(name)).toBe(value);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     const requestId = res.headers.get('x-request-id');
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(await res.json()).toEqual(gatewayProblem(a, requestId!));

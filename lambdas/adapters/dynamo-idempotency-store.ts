@@ -24,10 +24,8 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
           this.ctx.db.put({
             TableName: this.ctx.tableName,
             Item: { ...this.key(record.clientId, record.key), entity: 'idempotency', ...record },
-            ConditionExpression:
-              'attribute_not_exists(PK) OR expiresAt < :now OR (#state = :inProgress AND lockExpiresAt < :now)',
-            ExpressionAttributeNames: { '#state': 'state' },
-            ExpressionAttributeValues: { ':now': nowSeconds, ':inProgress': 'in_progress' },
+            ConditionExpression: 'attribute_not_exists(PK) OR expiresAt < :now',
+            ExpressionAttributeValues: { ':now': nowSeconds },
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         );
@@ -41,6 +39,29 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
       }
     }
     throw new ConflictError('The idempotency key is contended.');
+  }
+
+  async takeOver(found: IdempotencyRecord, lockExpiresAt: number): Promise<boolean> {
+    try {
+      await translateAwsErrors('take over idempotency key', () =>
+        this.ctx.db.update({
+          TableName: this.ctx.tableName,
+          Key: this.key(found.clientId, found.key),
+          UpdateExpression: 'SET lockExpiresAt = :lock',
+          ConditionExpression: '#state = :inProgress AND lockExpiresAt = :found',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: {
+            ':lock': lockExpiresAt,
+            ':inProgress': 'in_progress',
+            ':found': found.lockExpiresAt,
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConflictError) return false;
+      throw error;
+    }
   }
 
   async complete(clientId: string, key: string, response: StoredResponse): Promise<void> {

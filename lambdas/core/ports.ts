@@ -311,6 +311,11 @@ export interface IdempotencyRecord {
   readonly fingerprint: string;
   readonly state: 'in_progress' | 'completed';
   readonly response: StoredResponse | null;
+  /**
+   * The id of the record the request creates, chosen when the key is first claimed: a request that takes
+   * over the key after a crash creates the record under this id, or finds it created, never a second one.
+   */
+  readonly resourceId: string;
   /** Epoch seconds after which the record no longer counts (checked in code; TTL deletes it later). */
   readonly expiresAt: number;
   /** Epoch seconds after which an in-progress record is considered abandoned (a crashed request). */
@@ -318,8 +323,16 @@ export interface IdempotencyRecord {
 }
 
 export interface IdempotencyStore {
-  /** Writes the record unless a live one exists; returns the existing live record instead. */
+  /**
+   * Writes the record unless an unexpired one exists; returns that one instead (an abandoned in-progress
+   * record too: it is taken over with `takeOver`, never overwritten, so that its resourceId is kept).
+   */
   claim(record: IdempotencyRecord, nowSeconds: number): Promise<IdempotencyRecord | undefined>;
+  /**
+   * Gives an in-progress record whose request is gone a new lock, if it is still as `found` left it (in
+   * progress, with that lock). False when another request took it over, completed or released it first.
+   */
+  takeOver(found: IdempotencyRecord, lockExpiresAt: number): Promise<boolean>;
   complete(clientId: string, key: string, response: StoredResponse): Promise<void>;
   release(clientId: string, key: string): Promise<void>;
 }

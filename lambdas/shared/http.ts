@@ -17,7 +17,15 @@ import { API_RESPONSE_HEADERS, header, headerValues } from './headers';
 import { publishMetrics } from './metrics';
 import { toProblem } from './problem';
 
-export type ApiEvent = Omit<APIGatewayProxyEvent, 'body'> & { body: unknown; rawBody?: string | null };
+export type ApiEvent = Omit<APIGatewayProxyEvent, 'body'> & {
+  body: unknown;
+  rawBody?: string | null;
+  /**
+   * The id an idempotent create makes its record under: the one its Idempotency-Key reserved (the same on a
+   * retry after a crash), or undefined when the request carries no key (a new id, then).
+   */
+  resourceId?: string;
+};
 export type ApiResult = APIGatewayProxyResult & { headers: Record<string, string> };
 export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -213,9 +221,12 @@ const jsonRequestBody = (): MiddlewareObj<ApiEvent, ApiResult> => ({
 /**
  * SPEC 5.1 `Idempotency-Key`: a repeat with the same body replays the first response; another body gets
  * 422; a repeat while the first is in flight gets 409. Only successful responses are kept: a request that
- * failed (validation, or a dependency) releases the key and stores nothing.
+ * failed (validation, or a dependency) releases the key and stores nothing. The key reserves the id the
+ * route creates its record under (`event.resourceId`), so that a retry after a crash makes no second one.
  */
-const idempotency = (deps: Pick<AppDeps, 'idempotency' | 'clock'>): MiddlewareObj<ApiEvent, ApiResult> => {
+const idempotency = (
+  deps: Pick<AppDeps, 'idempotency' | 'clock' | 'ids'>,
+): MiddlewareObj<ApiEvent, ApiResult> => {
   const claimed = new WeakMap<object, { clientId: string; key: string }>();
   const release = async (request: { event: ApiEvent }) => {
     const claim = claimed.get(request.event);
@@ -241,6 +252,7 @@ const idempotency = (deps: Pick<AppDeps, 'idempotency' | 'clock'>): MiddlewareOb
         key,
         fingerprint: requestFingerprint(route, request.event.body),
         nowSeconds: Math.floor(deps.clock.now().getTime() / 1000),
+        resourceId: deps.ids.uuid(),
       });
       if (outcome.kind === 'replay') {
         const { statusCode, headers, body } = outcome.response;
@@ -253,6 +265,7 @@ const idempotency = (deps: Pick<AppDeps, 'idempotency' | 'clock'>): MiddlewareOb
         return { statusCode, headers: { ...headers, ...replayed }, body };
       }
       claimed.set(request.event, { clientId, key });
+      request.event.resourceId = outcome.resourceId;
       return undefined;
     },
     after: async (request) => {
@@ -284,8 +297,9 @@ export interface RouteOptions {
   readonly idempotent?: boolean;
 }
 
-/** What every route needs; idempotent routes also need `idempotency` and `clock`. */
-export type RouteDeps = Pick<AppDeps, 'logger' | 'metrics'> & Partial<Pick<AppDeps, 'idempotency' | 'clock'>>;
+/** What every route needs; idempotent routes also need `idempotency`, `clock` and `ids`. */
+export type RouteDeps = Pick<AppDeps, 'logger' | 'metrics'> &
+  Partial<Pick<AppDeps, 'idempotency' | 'clock' | 'ids'>>;
 
 /**
  * Builds an API Gateway proxy handler from a route function: envelope, scope check, JSON body and
@@ -299,10 +313,10 @@ export const httpRoute = (
   const chain = middy<ApiEvent, ApiResult>().use(apiEnvelope(deps)).use(requireScope(deps, options.scope));
   if (options.body === 'json') chain.use(jsonRequestBody());
   if (options.idempotent) {
-    const { idempotency: store, clock } = deps;
-    if (!store || !clock)
-      throw new Error('An idempotent route is built with deps.idempotency and deps.clock');
-    chain.use(idempotency({ idempotency: store, clock }));
+    const { idempotency: store, clock, ids } = deps;
+    if (!store || !clock || !ids)
+      throw new Error('An idempotent route is built with deps.idempotency, deps.clock and deps.ids');
+    chain.use(idempotency({ idempotency: store, clock, ids }));
   }
   return chain.handler(async (event) => route(event, principalOf(event))) as unknown as ApiHandler;
 };

@@ -294,13 +294,16 @@ export class FakeIdempotencyStore implements IdempotencyStore {
   async claim(record: IdempotencyRecord, nowSeconds: number): Promise<IdempotencyRecord | undefined> {
     const key = `${record.clientId}/${record.key}`;
     const existing = this.records.get(key);
-    const live =
-      existing &&
-      existing.expiresAt >= nowSeconds &&
-      !(existing.state === 'in_progress' && existing.lockExpiresAt < nowSeconds);
-    if (live) return clone(existing);
+    if (existing && existing.expiresAt >= nowSeconds) return clone(existing);
     this.records.set(key, clone(record));
     return undefined;
+  }
+  async takeOver(found: IdempotencyRecord, lockExpiresAt: number): Promise<boolean> {
+    const key = `${found.clientId}/${found.key}`;
+    const existing = this.records.get(key);
+    if (existing?.state !== 'in_progress' || existing.lockExpiresAt !== found.lockExpiresAt) return false;
+    this.records.set(key, { ...existing, lockExpiresAt });
+    return true;
   }
   async complete(clientId: string, key: string, response: StoredResponse): Promise<void> {
     const existing = this.records.get(`${clientId}/${key}`);

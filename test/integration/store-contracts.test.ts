@@ -155,6 +155,7 @@ describe.each(
     fingerprint: 'f1',
     state: 'in_progress',
     response: null,
+    resourceId: 'b1946ac9-2a5f-4d3e-9c1e-0f6f1a2b3c4d',
     expiresAt: NOW + 86_400,
     lockExpiresAt: NOW + 60,
     ...overrides,
@@ -170,21 +171,42 @@ describe.each(
     expect(await h.port.claim(record, NOW + 1)).toEqual({ ...record, state: 'completed', response });
   });
 
-  it('lets a key be claimed again once released, abandoned in flight, or expired', async () => {
+  it('lets a key be claimed again once released or expired', async () => {
     const released = aRecord(uniqueClient());
     await h.port.claim(released, NOW);
     await h.port.release(released.clientId, released.key);
     expect(await h.port.claim(released, NOW)).toBeUndefined();
 
-    const abandoned = aRecord(uniqueClient());
-    await h.port.claim(abandoned, NOW);
-    expect(
-      await h.port.claim({ ...abandoned, fingerprint: 'f2' }, abandoned.lockExpiresAt + 1),
-    ).toBeUndefined();
-
     const expired = aRecord(uniqueClient());
     await h.port.claim(expired, NOW);
     await h.port.complete(expired.clientId, expired.key, response);
     expect(await h.port.claim({ ...expired, fingerprint: 'f3' }, expired.expiresAt + 1)).toBeUndefined();
+  });
+
+  it('never overwrites a record abandoned in flight: it is taken over once, keeping its resource id', async () => {
+    const abandoned = aRecord(uniqueClient());
+    await h.port.claim(abandoned, NOW);
+    const later = abandoned.lockExpiresAt + 1;
+    const retry = {
+      ...abandoned,
+      resourceId: 'c0ffee00-0000-4000-8000-000000000000',
+      lockExpiresAt: later + 60,
+    };
+    const found = await h.port.claim(retry, later);
+    expect(found).toEqual(abandoned);
+    // Two retries race for it: one takes it over, the other sees it taken.
+    const outcomes = await Promise.all([
+      h.port.takeOver(found!, later + 60),
+      h.port.takeOver(found!, later + 61),
+    ]);
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    const now = await h.port.claim(retry, later);
+    expect(now?.resourceId).toBe(abandoned.resourceId);
+    expect([later + 60, later + 61]).toContain(now?.lockExpiresAt);
+    // A completed or released record is not taken over.
+    await h.port.complete(abandoned.clientId, abandoned.key, response);
+    expect(await h.port.takeOver(now!, later + 120)).toBe(false);
+    await h.port.release(abandoned.clientId, abandoned.key);
+    expect(await h.port.takeOver(now!, later + 120)).toBe(false);
   });
 });

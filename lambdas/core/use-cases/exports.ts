@@ -1,4 +1,4 @@
-import { DependencyUnavailableError, JobNotExportableError, NotFoundError } from '../errors';
+import { ConflictError, DependencyUnavailableError, JobNotExportableError, NotFoundError } from '../errors';
 import type { DeliveryLink, ExportRecord } from '../model';
 import type { Clock, ExportRepository, IdGenerator, JobRepository, ObjectStore, WorkQueue } from '../ports';
 import type { CreateExportRequest } from '../schemas/export';
@@ -18,14 +18,28 @@ export interface ExportDeps {
 export const DELIVERY_URL_TTL_SECONDS = 3600;
 export const EXPORT_RETRY_AFTER_SECONDS = 5;
 
+/** An export a request with this reserved id already wrote (see resumeJob in jobs.ts): made sure of, returned. */
+const resumeExport = async (deps: ExportDeps, clientId: string, id: string): Promise<ExportRecord> => {
+  const exp = await getExport(deps, clientId, id);
+  if (exp.state === 'initiated') {
+    await deps.queue
+      .sendExport({ kind: 'export', clientId, exportId: exp.id })
+      .then(() => deps.exports.markEnqueued(clientId, exp.id))
+      .catch(() => undefined);
+  }
+  return exp;
+};
+
 /**
  * Creates a data export of one of the client's jobs (seed 4.2). The export waits in `initiated` until the
  * job is terminal. A job that already failed or was canceled cannot be exported (409 job_not_exportable).
+ * With `id` (reserved by an Idempotency-Key) an export already written under it is resumed and returned.
  */
 export const createExport = async (
   deps: ExportDeps,
   clientId: string,
   request: CreateExportRequest,
+  options: { readonly id?: string } = {},
 ): Promise<ExportRecord> => {
   const job = await deps.jobs.get(clientId, request.id);
   if (!job) throw new NotFoundError(`No job has the id ${request.id}.`);
@@ -36,7 +50,7 @@ export const createExport = async (
   }
   const at = deps.clock.now().toISOString();
   const exp: ExportRecord = {
-    id: deps.ids.uuid(),
+    id: options.id ?? deps.ids.uuid(),
     clientId,
     jobId: job.id,
     jobType: job.jobType,
@@ -52,7 +66,13 @@ export const createExport = async (
     callback: null,
     error: null,
   };
-  await deps.exports.create(exp);
+  try {
+    await deps.exports.create(exp);
+  } catch (error) {
+    if (options.id !== undefined && error instanceof ConflictError)
+      return resumeExport(deps, clientId, exp.id);
+    throw error;
+  }
   try {
     await deps.queue.sendExport({ kind: 'export', clientId, exportId: exp.id });
   } catch (error) {

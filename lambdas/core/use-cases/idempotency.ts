@@ -38,40 +38,58 @@ export const checkIdempotencyKey = (key: string): string => {
 };
 
 export type IdempotencyOutcome =
-  | { readonly kind: 'proceed' }
+  /** Go on, creating the record under `resourceId` (or finding it created by a request that crashed). */
+  | { readonly kind: 'proceed'; readonly resourceId: string }
   | { readonly kind: 'replay'; readonly response: StoredResponse };
 
 /**
- * Claims an idempotency key for a request. A first use proceeds; a repeat of a finished request with the
- * same fingerprint replays its response; a different request under the same key is refused (422), and so
- * is a repeat while the first is still in flight (409).
+ * Claims an idempotency key for a request. A first use proceeds with a new resource id, reserved in the
+ * key's record; a repeat of a finished request with the same fingerprint replays its response; a different
+ * request under the same key is refused (422), and so is a repeat while the first is in flight (409). A
+ * repeat of a request whose lock ran out (its process died at some step of the create) takes the key over
+ * and proceeds with the id the first one reserved: the create then makes that record, or finds it made,
+ * and never a second one.
  */
 export const claimIdempotencyKey = async (
   store: IdempotencyStore,
-  input: { clientId: string; key: string; fingerprint: string; nowSeconds: number },
+  input: { clientId: string; key: string; fingerprint: string; nowSeconds: number; resourceId: string },
 ): Promise<IdempotencyOutcome> => {
-  const existing = await store.claim(
-    {
-      clientId: input.clientId,
-      key: input.key,
-      fingerprint: input.fingerprint,
-      state: 'in_progress',
-      response: null,
-      expiresAt: input.nowSeconds + IDEMPOTENCY_TTL_SECONDS,
-      lockExpiresAt: input.nowSeconds + IDEMPOTENCY_LOCK_SECONDS,
-    },
-    input.nowSeconds,
+  const lockExpiresAt = input.nowSeconds + IDEMPOTENCY_LOCK_SECONDS;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const existing = await store.claim(
+      {
+        clientId: input.clientId,
+        key: input.key,
+        fingerprint: input.fingerprint,
+        state: 'in_progress',
+        response: null,
+        resourceId: input.resourceId,
+        expiresAt: input.nowSeconds + IDEMPOTENCY_TTL_SECONDS,
+        lockExpiresAt,
+      },
+      input.nowSeconds,
+    );
+    if (!existing) return { kind: 'proceed', resourceId: input.resourceId };
+    if (existing.fingerprint !== input.fingerprint) {
+      throw new IdempotencyKeyMismatchError(
+        'This Idempotency-Key was already used with a different request; use a new key for a new request.',
+      );
+    }
+    if (existing.state === 'completed' && existing.response) {
+      return { kind: 'replay', response: existing.response };
+    }
+    if (existing.lockExpiresAt >= input.nowSeconds) {
+      throw new IdempotencyKeyInUseError(
+        'A request with this Idempotency-Key is still being processed; retry shortly.',
+      );
+    }
+    // Abandoned: take it over, unless another retry did so first (then look again).
+    if (await store.takeOver(existing, lockExpiresAt)) {
+      // A record claimed before ids were reserved has none: the create makes a new one, as it did then.
+      return { kind: 'proceed', resourceId: existing.resourceId ?? input.resourceId };
+    }
+  }
+  throw new IdempotencyKeyInUseError(
+    'A request with this Idempotency-Key is still being processed; retry shortly.',
   );
-  if (!existing) return { kind: 'proceed' };
-  if (existing.fingerprint !== input.fingerprint) {
-    throw new IdempotencyKeyMismatchError(
-      'This Idempotency-Key was already used with a different request; use a new key for a new request.',
-    );
-  }
-  if (existing.state === 'in_progress' || !existing.response) {
-    throw new IdempotencyKeyInUseError(
-      'A request with this Idempotency-Key is still being processed; retry shortly.',
-    );
-  }
-  return { kind: 'replay', response: existing.response };
 };

@@ -111,16 +111,39 @@ const checkUploadedSources = async (deps: JobDeps, clientId: string, spec: JobSp
 };
 
 /**
+ * A job a request with this id already wrote: the id was reserved by an Idempotency-Key whose first request
+ * died after writing it (ports.ts IdempotencyRecord.resourceId). Its enqueue is made sure of (a second
+ * message is harmless: workers move jobs by conditional transitions), and the job is the answer.
+ */
+const resumeJob = async (deps: JobDeps, clientId: string, id: string): Promise<JobRecord> => {
+  const job = await getJob(deps, clientId, id);
+  if (job.state === 'initiated') {
+    // Should SQS fail now, the job is still in the outbox (unless marked), where the reconciler finds it.
+    await deps.queue
+      .sendJob({ kind: 'job', clientId, jobId: job.id }, job.processingType)
+      .then(() => deps.jobs.markEnqueued(clientId, job.id))
+      .catch(() => undefined);
+  }
+  return job;
+};
+
+/**
  * Creates a job in state `initiated` and enqueues it (seed 4.1). If the enqueue fails the job is removed
  * again and a DependencyUnavailableError (503) is thrown; if even the removal fails, the job stays in the
- * outbox and the reconciler enqueues it, so no job is ever stranded.
+ * outbox and the reconciler enqueues it, so no job is ever stranded. With `id` (reserved by an
+ * Idempotency-Key) a job already written under it is resumed and returned, not created twice.
  */
-export const createJob = async (deps: JobDeps, clientId: string, spec: JobSpec): Promise<JobRecord> => {
+export const createJob = async (
+  deps: JobDeps,
+  clientId: string,
+  spec: JobSpec,
+  options: { readonly id?: string } = {},
+): Promise<JobRecord> => {
   await checkUploadedSources(deps, clientId, spec);
   const now = deps.clock.now();
   const at = now.toISOString();
   const job: JobRecord = {
-    id: deps.ids.uuid(),
+    id: options.id ?? deps.ids.uuid(),
     clientId,
     state: 'initiated',
     version: 1,
@@ -135,7 +158,12 @@ export const createJob = async (deps: JobDeps, clientId: string, spec: JobSpec):
     completedAt: null,
     error: null,
   };
-  await deps.jobs.create(job);
+  try {
+    await deps.jobs.create(job);
+  } catch (error) {
+    if (options.id !== undefined && error instanceof ConflictError) return resumeJob(deps, clientId, job.id);
+    throw error;
+  }
   try {
     await deps.queue.sendJob({ kind: 'job', clientId, jobId: job.id }, job.processingType);
   } catch (error) {

@@ -38,7 +38,7 @@ export const makeCreateExportHandler = (deps: CreateExportDeps) => {
   });
   return httpRoute(deps, { scope: 'client', body: 'json', idempotent: true }, async (event, principal) => {
     const request = parseOrThrow(schema, event.body);
-    const exp = await createExport(deps, principal.clientId, request);
+    const exp = await createExport(deps, principal.clientId, request, { id: event.resourceId });
     deps.logger.info('export created', {
       export_id: exp.id,
       job_id: exp.jobId,

@@ -35,7 +35,7 @@ export type CreateJobDeps = Pick<
 export const makeCreateJobHandler = (deps: CreateJobDeps) =>
   httpRoute(deps, { scope: 'client', body: 'json', idempotent: true }, async (event, principal) => {
     const request = parseOrThrow(createJobRequestSchema, event.body);
-    const job = await createJob(deps, principal.clientId, request.job);
+    const job = await createJob(deps, principal.clientId, request.job, { id: event.resourceId });
     deps.logger.info('job created', {
       job_id: job.id,
       job_type: job.jobType,

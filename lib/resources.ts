@@ -71,7 +71,7 @@ export type ConsumerName = 'job-worker' | 'export-worker' | 'callback-worker';
  * machine or in a worker thread), and a catalog build fills it: a 100,000-row menu CSV peaks at ~290 MB RSS
  * by default, ~220 MB with 16 (bench/parse-csv.ts), for no more CPU. Applied to the job worker's
  * NODE_OPTIONS in AWS (lib/aws/functions.ts nodeOptions) and to its thread locally (resourceLimits,
- * lib/local/consumer-thread.ts).
+ * lib/local/consumer-pool.ts).
  */
 export const CONSUMER_SEMI_SPACE_MB: Partial<Record<ConsumerName, number>> = { 'job-worker': 16 };
 

@@ -40,6 +40,12 @@ export interface JobRecord {
   readonly error: Problem | null;
   /** While `processing`: until when the worker that took the job holds it (a crashed worker's lease runs out). */
   readonly leaseUntil?: string | null;
+  /**
+   * The queue message whose delivery holds the lease. That message delivered again means the delivery that
+   * took the job has ended (SQS shows a message again only once its receiver gave it back or timed out;
+   * its consumer's time limit is below the visibility timeout), so the new delivery takes the job over.
+   */
+  readonly leaseMessageId?: string | null;
 }
 
 export interface ExportFile {

@@ -15,12 +15,12 @@ import {
   ROUTES,
 } from '../resources';
 import { type AuthorizerHandler, createApiGateway, type ProxyHandler, type StaticRoute } from './api-gateway';
-import { type ConsumerThread, startConsumerThread } from './consumer-thread';
+import { type ConsumerPool, startConsumerPool } from './consumer-pool';
 import { readMeta, writeMeta } from './data-dir';
 import { type Emulators, startEmulators } from './emulators';
 import { lambdaEnvironment, type ProvisionedResources, provisionAll } from './provision';
 import { type RecoveryReport, recoverAfterRestart } from './recover';
-import { DEFAULT_MAX_CONCURRENT_BATCHES } from './sqs-poller';
+import { type Poller, startPoller } from './sqs-poller';
 
 export interface LocalRuntimeOptions {
   readonly port?: number;
@@ -63,6 +63,19 @@ export const DEFAULT_STATE_FILE =
   process.env.LOCAL_STATE_FILE || path.join(process.cwd(), '.local', 'runtime.json');
 
 const handlersDir = path.join(process.cwd(), 'lambdas', 'handlers');
+
+/**
+ * How the local runtime runs each consumer: at most `threads` worker threads, each running up to
+ * `batchesPerThread` batches at once (Lambda runs each invocation in an environment of its own, and scales
+ * much further). Jobs and exports one batch a thread, so that a job whose source costs minutes of CPU holds
+ * only its own thread; eight job threads, so that seven jobs whose sources hang leave room for another.
+ * Callbacks only wait on the network: one thread runs ten batches.
+ */
+export const LOCAL_CONSUMERS: Record<ConsumerName, { threads: number; batchesPerThread: number }> = {
+  'job-worker': { threads: 8, batchesPerThread: 1 },
+  'export-worker': { threads: 4, batchesPerThread: 1 },
+  'callback-worker': { threads: 1, batchesPerThread: 10 },
+};
 
 const importHandler = async <T>(relative: string): Promise<T> => {
   const mod = (await import(path.join(handlersDir, relative))) as { handler: T };
@@ -165,43 +178,60 @@ const serve = async (
   }
   const authorizer = await importHandler<AuthorizerHandler>('authorizer');
 
-  // One poller per consumer, reading its queues in priority order (rush before standard).
-  // The settings of lib/resources.ts, as Lambda's event sources have them: batch size, and the concurrency
-  // cap (bounded by the poller's own default: one machine does not run 200 jobs at once).
+  // One poller per consumer, reading its queues in priority order (rush before standard), and feeding its
+  // batches to the consumer's threads (LOCAL_CONSUMERS): the poller holds the messages, so that a thread
+  // that dies costs its batches one prompt redelivery and no visibility timeout.
+  const sqsPolling = new SQSClient({ region, endpoint: emulators.aws, credentials });
   const consumers = new Map<
     ConsumerName,
-    { url: string; batchSize: number; maxConcurrentBatches: number; priority: number }[]
+    {
+      url: string;
+      batchSize: number;
+      maxConcurrentBatches: number;
+      priority: number;
+      timeoutSeconds: number;
+    }[]
   >();
   for (const [key, q] of Object.entries(QUEUES) as [QueueKey, (typeof QUEUES)[QueueKey]][]) {
     const list = consumers.get(q.consumer) ?? [];
+    const local = LOCAL_CONSUMERS[q.consumer];
     list.push({
       url: resources.queueUrls[key],
       batchSize: q.batchSize,
-      maxConcurrentBatches: Math.min(q.maxConcurrency, DEFAULT_MAX_CONCURRENT_BATCHES),
+      maxConcurrentBatches: Math.min(q.maxConcurrency, local.threads * local.batchesPerThread),
       priority: q.priority,
+      timeoutSeconds: q.consumerTimeoutSeconds,
     });
     consumers.set(q.consumer, list);
   }
-  // Each consumer in a thread of its own, as each Lambda function has its own process: a job parsing a
-  // large source must not take the event loop that serves the API and the emulators.
-  const pollers: ConsumerThread[] = [];
+  const pools: ConsumerPool[] = [];
+  const pollers: Poller[] = [];
   for (const [consumer, queues] of consumers) {
     const module = path.join(handlersDir, 'queue', `${consumer}.ts`);
     if (!existsSync(module)) continue;
+    const pool = startConsumerPool({
+      name: consumer,
+      module,
+      ...LOCAL_CONSUMERS[consumer],
+      semiSpaceMb: CONSUMER_SEMI_SPACE_MB[consumer],
+      log,
+    });
+    pools.push(pool);
+    await pool.ready;
     pollers.push(
-      startConsumerThread({
+      startPoller({
+        sqs: sqsPolling,
         name: consumer,
-        module,
-        sqsEndpoint: emulators.aws,
         queues: [...queues].sort((a, b) => a.priority - b.priority),
+        handler: (event, context) => pool.invoke(event, context.getRemainingTimeInMillis()),
+        maxTotalBatches: pool.capacity,
+        timeoutMs: Math.max(...queues.map((q) => q.timeoutSeconds)) * 1000,
         // At least 1: fauxqs 2.4 loses a message whose visibility is changed to 0 with a data directory.
         retryVisibilitySeconds: Math.max(1, options.retryVisibilitySeconds ?? 2),
-        semiSpaceMb: CONSUMER_SEMI_SPACE_MB[consumer],
         log,
       }),
     );
   }
-  await Promise.all(pollers.map((p) => p.ready));
 
   // The reconciler runs at start-up and then on the same schedule as in AWS.
   const reconciler = await importHandler<() => Promise<unknown>>('reconciler');
@@ -265,6 +295,8 @@ const serve = async (
       server.closeAllConnections();
       await closed;
       await Promise.all(pollers.map((p) => p.stop()));
+      await Promise.all(pools.map((p) => p.stop()));
+      sqsPolling.destroy();
       await emulators.stop();
       await rm(stateFile, { force: true });
     },

@@ -38,6 +38,10 @@ export interface PollerOptions {
    * concurrently too (one mapping per queue, each scaling out), so a slow batch never holds the next one.
    */
   readonly maxConcurrentBatches?: number;
+  /** Batches of all queues in the handler at once (what the consumer's threads can run); unbounded if unset. */
+  readonly maxTotalBatches?: number;
+  /** The consumer's time limit, as its Lambda context tells the handler (default 300 s). */
+  readonly timeoutMs?: number;
   readonly idleWaitMs?: number;
   /** How long stop() waits for batches still in the handler; their messages are redelivered later. */
   readonly stopGraceMs?: number;
@@ -107,7 +111,7 @@ export const startPoller = (options: PollerOptions): Poller => {
     try {
       const response = await options.handler(
         { Records: records },
-        lambdaContext(options.name, randomUUID(), 300_000),
+        lambdaContext(options.name, randomUUID(), options.timeoutMs ?? 300_000),
       );
       failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
     } catch (error) {
@@ -154,6 +158,7 @@ export const startPoller = (options: PollerOptions): Poller => {
 
   /** Takes one batch from the first queue that has messages and a free slot; false when there is none. */
   const pollOnce = async (): Promise<boolean> => {
+    if (busy() >= (options.maxTotalBatches ?? Number.POSITIVE_INFINITY)) return false;
     for (const queue of options.queues) {
       if (inFlight.get(queue.url)!.size >= (queue.maxConcurrentBatches ?? limit)) continue;
       const received = await options.sqs.send(

@@ -404,7 +404,9 @@ export class FakeObjectStore implements ObjectStore {
 }
 
 /** What ScriptedHttp answers: a response, or an error the request throws. */
-export type ScriptedAnswer = { status: number; headers?: Record<string, string>; body?: string } | Error;
+export type ScriptedAnswer =
+  | { status: number; headers?: Record<string, string>; body?: string | Uint8Array }
+  | Error;
 
 /** Outbound HTTP that answers from a function and records every request. */
 export class ScriptedHttp implements OutboundHttp {

@@ -47,8 +47,6 @@ export const startPipeline = async (
     http: new GuardedHttp({ allowLoopback: true }),
     // POST /v1/jobs refuses loopback URLs unless the runtime allows them, as the client above does.
     allowLoopbackUrls: true,
-    // The job worker's OCR, as job-worker.ts gives it in Lambda and npm start.
-    ...draftingAdapters(config.moduleRoot),
     ...options.overrides,
   });
   const common = { sqs, retryVisibilitySeconds: 0, idleWaitMs: 25 };
@@ -60,7 +58,8 @@ export const startPipeline = async (
         { url: queueUrls.jobsRush, batchSize: 5 },
         { url: queueUrls.jobsStandard, batchSize: 5 },
       ],
-      handler: makeJobWorkerHandler(deps),
+      // The job worker's OCR, one engine per job, as job-worker.ts gives it in Lambda and npm start.
+      handler: makeJobWorkerHandler({ drafting: () => draftingAdapters(config.moduleRoot), ...deps }),
     }),
     startPoller({
       ...common,
@@ -90,7 +89,6 @@ export const startPipeline = async (
     },
     stop: async () => {
       await Promise.all(pollers.map((p) => p.stop()));
-      await Promise.all([deps.recognizer?.release(), deps.rasterizer?.release()]);
     },
   };
 };

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import {
   CreateQueueCommand,
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
   SendMessageCommand,
+  SetQueueAttributesCommand,
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { makeJobWorkerHandler } from '../../lambdas/handlers/queue/job-worker';
+import { startConsumerPool } from '../../lib/local/consumer-pool';
 import { startPoller } from '../../lib/local/sqs-poller';
 import { eventually, sqsRecord } from '../helpers/factories';
 import { emulatorDeps, sqsClient } from '../helpers/integration';
@@ -215,6 +218,56 @@ describe('local SQS poller: a slow batch holds nobody else (Lambda scales out pe
       await poller.stop();
     }
   });
+});
+
+describe('local SQS poller and consumer threads: a thread that dies', () => {
+  it('gives back every message it held at once (not after the visibility timeout), and a new thread takes them', async () => {
+    const { url, dlqUrl } = await queuePair();
+    await sqs.send(
+      new SetQueueAttributesCommand({ QueueUrl: url, Attributes: { VisibilityTimeout: '600' } }),
+    );
+    const pool = startConsumerPool({
+      name: 'test',
+      module: path.join(__dirname, '..', 'fixtures', 'local', 'pool-handler.ts'),
+      threads: 2,
+      batchesPerThread: 5,
+    });
+    await pool.ready;
+    const poller = startPoller({
+      sqs,
+      name: 'test',
+      queues: [{ url, batchSize: 1 }],
+      retryVisibilitySeconds: 1,
+      idleWaitMs: 20,
+      maxTotalBatches: pool.capacity,
+      handler: (event, context) => pool.invoke(event, context.getRemainingTimeInMillis()),
+    });
+    try {
+      // Two messages wait in the thread when a third one's first delivery ends it.
+      for (const body of ['wait:3000', 'wait:3000', 'crash-first'])
+        await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: body }));
+      await eventually(
+        async () => {
+          const { Attributes } = await sqs.send(
+            new GetQueueAttributesCommand({
+              QueueUrl: url,
+              AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+            }),
+          );
+          const left =
+            Number(Attributes?.ApproximateNumberOfMessages) +
+            Number(Attributes?.ApproximateNumberOfMessagesNotVisible);
+          return left === 0 ? true : undefined;
+        },
+        { timeoutMs: 60_000, what: 'every message handled' },
+      );
+      // All three handled well inside the queue's 600 s visibility timeout, none dead-lettered.
+      expect(await bodiesIn(dlqUrl)).toEqual([]);
+    } finally {
+      await poller.stop();
+      await pool.stop();
+    }
+  }, 90_000);
 });
 
 describe('job worker', () => {

@@ -52,6 +52,8 @@ export const SOURCE_TIMEOUT_MS = 120_000;
 
 /** Which delivery of the job's message this is (SQS's ApproximateReceiveCount) and how many there will be. */
 export interface Delivery {
+  /** The queue message delivered (SQS's MessageId): the same on every delivery of it. */
+  readonly messageId?: string;
   readonly attempt: number;
   readonly maxAttempts: number;
   /** How long this worker may hold the job (the consumer's time limit, with a margin). */
@@ -171,8 +173,10 @@ const openSource = async (deps: JobProcessingDeps, job: JobRecord, source: strin
 };
 
 /**
- * Takes the job for this worker: `initiated` → `processing`, or an abandoned `processing` job whose lease
- * ran out (its worker crashed). A job another worker holds is left to it: this message is a duplicate.
+ * Takes the job for this worker: `initiated` → `processing`, or an abandoned `processing` job: its lease ran
+ * out, or this is a new delivery of the very message whose delivery took it (that worker crashed, or its
+ * thread died, and the message was given back). A job another message's worker holds is left to it: this
+ * message is a duplicate.
  */
 const claim = async (
   deps: JobProcessingDeps,
@@ -180,13 +184,18 @@ const claim = async (
   delivery: Delivery,
 ): Promise<JobRecord | undefined> => {
   const now = deps.clock.now();
-  const held = job.state === 'processing' && job.leaseUntil && Date.parse(job.leaseUntil) > now.getTime();
+  const redelivered = delivery.messageId !== undefined && job.leaseMessageId === delivery.messageId;
+  const held =
+    job.state === 'processing' &&
+    job.leaseUntil &&
+    Date.parse(job.leaseUntil) > now.getTime() &&
+    !redelivered;
   if (held) return undefined;
   try {
     return await deps.jobs.transition(job.clientId, job.id, {
       event: job.state === 'processing' ? 'reclaim' : 'claim',
       expectedVersion: job.version,
-      set: { leaseUntil: seconds(now, delivery.leaseSeconds) },
+      set: { leaseUntil: seconds(now, delivery.leaseSeconds), leaseMessageId: delivery.messageId ?? null },
       at: now.toISOString(),
     });
   } catch (error) {

@@ -19,11 +19,22 @@ import {
   workQueue,
 } from '../../shared/wiring';
 
+/** The OCR engine, PDF page renderer and photo decoder one job uses (shared/drafting.ts). */
+export type DraftingAdapters = Pick<JobProcessingDeps, 'recognizer' | 'rasterizer' | 'decoder'>;
+
 export type JobWorkerDeps = Pick<
   AppDeps,
   'jobs' | 'files' | 'exports' | 'uploads' | 'catalogs' | 'http' | 'queue' | 'clock' | 'logger' | 'metrics'
 > &
-  Pick<JobProcessingDeps, 'recognizer' | 'rasterizer' | 'webSources'>;
+  Pick<JobProcessingDeps, 'recognizer' | 'rasterizer' | 'decoder' | 'webSources'> & {
+    /**
+     * Drafting adapters of a job's own, made for each message: an OCR engine is a worker with state, and
+     * one job releasing it (at its end, or after an image it could not read) must never end it under
+     * another job that is reading a page with it (the local runtime runs several jobs in one thread).
+     * Without it, the deps' own adapters (tests' fakes) serve every job.
+     */
+    readonly drafting?: () => DraftingAdapters;
+  };
 
 const OUTCOME_METRIC = {
   completed: METRIC.jobsCompleted,
@@ -37,11 +48,13 @@ const queue = QUEUES.jobsStandard;
 export const makeJobWorkerHandler = (deps: JobWorkerDeps) =>
   sqsConsumer(deps, 'job-worker', jobMessageSchema, async (message, record) => {
     const started = Date.now();
-    const outcome = await processJob(deps, message.clientId, message.jobId, {
+    const own = deps.drafting?.();
+    const outcome = await processJob(own ? { ...deps, ...own } : deps, message.clientId, message.jobId, {
+      messageId: record.messageId,
       attempt: Number(record.attributes.ApproximateReceiveCount) || 1,
       maxAttempts: queue.maxReceiveCount,
       leaseSeconds: queue.consumerTimeoutSeconds + 60,
-    });
+    }).finally(() => Promise.all([own?.recognizer?.release(), own?.rasterizer?.release()]));
     if (outcome.kind !== 'skipped') count(deps, OUTCOME_METRIC[outcome.kind]);
     return {
       job_id: message.jobId,
@@ -64,7 +77,7 @@ export const handler = lazy(() => {
     http: guardedHttp(config),
     queue: workQueue(config),
     webSources: { limits: DEFAULT_WEB_LIMITS, userAgent: webUserAgent(config.webContactUrl) },
-    // OCR and PDF rendering for drafts (SPEC 5.2), started on the first image.
-    ...draftingAdapters(config.moduleRoot),
+    // OCR and PDF rendering for drafts (SPEC 5.2), one set per job, started on its first image.
+    drafting: () => draftingAdapters(config.moduleRoot),
   });
 });

@@ -30,6 +30,12 @@ const NETWORK_CODES = new Set([
   'EAI_AGAIN',
   'ENOTFOUND',
   'EHOSTUNREACH',
+  // What Node's fetch (undici) says of a connection that closed or stalled under a request.
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
 ]);
 
 interface SdkLikeError {

@@ -3,7 +3,6 @@ import { createServer, Server } from 'node:net';
 import path from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
 import { ChangeMessageVisibilityBatchCommand, ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import dynalite from 'dynalite';
 import { type FauxqsServer, startFauxqs } from 'fauxqs';
 import { LIMITS } from '../../lambdas/core/schemas/job';
 import {
@@ -14,6 +13,7 @@ import {
   resetDataDir,
   writeMeta,
 } from './data-dir';
+import { type DynamoEmulator, startDynamoEmulator } from './dynamodb-emulator';
 import { startUploadForms, type UploadFormServer } from './upload-form';
 
 export interface EmulatorOptions {
@@ -27,6 +27,8 @@ export interface EmulatorOptions {
   readonly dataDir?: string;
   /** Start from an empty data directory. */
   readonly reset?: boolean;
+  /** Told when an emulator had to be started again (the DynamoDB one, after a store write failed). */
+  readonly log?: (line: Record<string, unknown>) => void;
 }
 
 export interface Emulators {
@@ -59,21 +61,6 @@ const freeOrAny = (port: number | undefined): Promise<number> => {
     probe.listen(port, '0.0.0.0', () => probe.close(() => resolve(port)));
   });
 };
-
-/** Listens on 127.0.0.1:`port`, or on any free port when another process took that one meanwhile. */
-const listen = (server: ReturnType<typeof dynalite>, port: number): Promise<number> =>
-  new Promise<number>((resolve, reject) => {
-    const failed = (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE' && port !== 0) listen(server, 0).then(resolve, reject);
-      else reject(error);
-    };
-    server.once('error', failed);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', failed);
-      const address = server.address();
-      resolve(typeof address === 'object' && address ? address.port : port);
-    });
-  });
 
 /**
  * fauxqs 2.x always listens on 0.0.0.0 (its `host` option only names the host in queue URLs), which would
@@ -128,17 +115,21 @@ export const startEmulators = async (options: EmulatorOptions = {}): Promise<Emu
     if (options.reset) resetDataDir(dataDir);
   }
   const remembered = dataDir ? (readMeta(dataDir).ports ?? {}) : {};
-  let dynamo: ReturnType<typeof dynalite> | undefined;
+  let dynamo: DynamoEmulator | undefined;
   let fauxqs: FauxqsServer | undefined;
   let forms: UploadFormServer | undefined;
   try {
-    dynamo = dynalite({
-      createTableMs: 0,
-      deleteTableMs: 0,
-      updateTableMs: 0,
+    dynamo = await startDynamoEmulator({
       ...(dataDir ? { path: path.join(dataDir, DATA_DIR_ENTRIES.dynamodb) } : {}),
+      port: await freeOrAny(options.dynamodbPort ?? remembered.dynamodb),
+      onRestart: (reason) =>
+        options.log?.({
+          level: 'ERROR',
+          message: 'the DynamoDB emulator stopped and is started again (requests meanwhile answer 503)',
+          error: reason,
+        }),
     });
-    const dynamodbPort = await listen(dynamo, await freeOrAny(options.dynamodbPort ?? remembered.dynamodb));
+    const dynamodbPort = dynamo.port;
     const awsPort = await freeOrAny(options.awsPort ?? remembered.aws);
     const servers: Server[] = [];
     fauxqs = await onLoopbackOnly(
@@ -172,14 +163,14 @@ export const startEmulators = async (options: EmulatorOptions = {}): Promise<Emu
   } catch (error) {
     await forms?.stop().catch(() => undefined);
     await fauxqs?.stop().catch(() => undefined);
-    if (dynamo?.listening) await new Promise<void>((resolve) => dynamo?.close(() => resolve()));
+    await dynamo?.stop().catch(() => undefined);
     lock?.release();
     throw error;
   }
 };
 
 const emulatorsOf = (
-  dynamo: ReturnType<typeof dynalite>,
+  dynamo: DynamoEmulator,
   dynamodbPort: number,
   fauxqs: FauxqsServer,
   forms: UploadFormServer,
@@ -224,7 +215,7 @@ const emulatorsOf = (
       try {
         await forms.stop();
         await fauxqs.stop();
-        await new Promise<void>((resolve) => dynamo.close(() => resolve()));
+        await dynamo.stop();
       } finally {
         lock?.release();
       }

@@ -88,7 +88,7 @@ const importHandler = async <T>(relative: string): Promise<T> => {
  */
 export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Promise<LocalRuntime> => {
   const log = options.log ?? (() => undefined);
-  const emulators = await startEmulators({ dataDir: options.dataDir, reset: options.reset });
+  const emulators = await startEmulators({ dataDir: options.dataDir, reset: options.reset, log });
   try {
     return await serve(options, emulators, log);
   } catch (error) {

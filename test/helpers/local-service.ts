@@ -34,6 +34,8 @@ export interface LocalService {
   readonly output: string[];
   /** Where it keeps its state (LOCAL_DATA_DIR). */
   readonly dataDir: string;
+  /** The process id of the child (node running bin/local.ts, or npm when started through npm). */
+  readonly pid: number;
   /** Environment under which `npm run keys` reaches this instance (and not a developer's own). */
   readonly keysEnv: Record<string, string>;
   request(
@@ -146,6 +148,7 @@ export const startLocalService = async (
     webhookSecret,
     output,
     dataDir,
+    pid: pgid,
     keysEnv: { ...cleanEnv(), LOCAL_STATE_FILE: stateFile },
     request: async (path, init = {}) => {
       const { key = apiKey, ...rest } = init;

@@ -55,6 +55,10 @@ describe('SDK and wire error translation', () => {
     Object.assign(new TypeError('fetch failed'), {
       cause: Object.assign(new Error('x'), { code: 'ECONNRESET' }),
     }),
+    // The emulator's thread ended under the request (a store write failed on a full disk).
+    Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+    }),
     new DOMException('no answer within 5000 ms', 'TimeoutError'),
     new AwsServiceError('ThrottlingException', 'slow down', 400),
   ])('treats %p as transient', async (error) => {

@@ -95,10 +95,11 @@ if (dev.origin === 'environment') {
     ].join('\n'),
   );
 }
-if (recovery.leasesReleased + recovery.messagesReleased + recovery.requeued > 0) {
+if (recovery.leasesReleased + recovery.messagesReleased + recovery.requeued + recovery.keysReleased > 0) {
   console.log(
     `resumed the previous run's work: ${recovery.messagesReleased} in-flight messages, ` +
-      `${recovery.leasesReleased} job leases, ${recovery.requeued} unconfirmed enqueues`,
+      `${recovery.leasesReleased} job leases, ${recovery.requeued} open jobs and exports enqueued again, ` +
+      `${recovery.keysReleased} idempotency keys in flight`,
   );
 }
 console.log(`emulators: dynamodb ${runtime.emulators.dynamodb}, sqs+s3 ${runtime.emulators.aws}`);

@@ -143,8 +143,6 @@ const serve = async (
   for (const [k, v] of Object.entries(env)) if (v !== undefined) process.env[k] = v;
 
   const { defaultDeps } = await import('../../lambdas/shared/deps');
-  const { table } = await import('../../lambdas/shared/wiring');
-  const { loadConfig } = await import('../../lambdas/shared/config');
   const { issueKey } = await import('../../lambdas/core/use-cases/credentials');
   const { generateApiKey } = await import('../../lambdas/core/auth');
   const deps = defaultDeps();
@@ -170,7 +168,7 @@ const serve = async (
   };
 
   // Before any consumer or request: take over what a previous process left in hand.
-  const recovery = await recoverAfterRestart(deps, table(loadConfig(process.env)), emulators);
+  const recovery = await recoverAfterRestart(deps, dynamo, resources.tableName, emulators);
 
   const handlers = new Map<string, ProxyHandler>();
   for (const route of ROUTES) {

@@ -11,6 +11,14 @@ import { GENERIC_DETAIL } from '../lambdas/shared/problem';
 /** SPEC 9: per client, 20 requests a second with bursts of 40 (the usage plan in AWS, a token bucket locally). */
 export const PER_CLIENT_THROTTLE = { rateLimit: 20, burstLimit: 40 } as const;
 
+/**
+ * Failed authentications per source address (issue 25): locally a token bucket of failures in the gateway
+ * emulation (a source past it is refused before the authorizer runs, unless it presents a key that passed
+ * lately); in AWS the web ACL's rate-based rules (lib/aws/web-acl.ts), which see requests, not their
+ * answers.
+ */
+export const FAILED_AUTH_THROTTLE = { rateLimit: 2, burstLimit: 20 } as const;
+
 export interface GatewayAnswer {
   /** Undefined: API Gateway keeps the status of the error it answers (DEFAULT_4XX covers several). */
   readonly status: number | undefined;
@@ -83,13 +91,20 @@ export type GatewayResponseType = keyof typeof GATEWAY_RESPONSES;
 
 /**
  * What only the local runtime answers. API Gateway cannot tell a wrong method from a wrong path: there it is
- * MISSING_AUTHENTICATION_TOKEN (404).
+ * MISSING_AUTHENTICATION_TOKEN (404). SOURCE_THROTTLED is the web ACL's answer in AWS.
  */
 export const LOCAL_GATEWAY_RESPONSES = {
   METHOD_NOT_ALLOWED: answer(
     405,
     'method_not_allowed',
     'The path exists, the method does not: Allow lists its methods.',
+  ),
+  /** FAILED_AUTH_THROTTLE passed; in AWS the web ACL's answer (its custom response). */
+  SOURCE_THROTTLED: answer(
+    429,
+    'rate_limited',
+    'Too many requests from this address failed authentication. Retry after the indicated delay.',
+    { 'Retry-After': '60' },
   ),
 } as const satisfies Record<string, GatewayAnswer>;
 

@@ -15,6 +15,7 @@ import {
 } from '../gateway-responses';
 import { ROUTES } from '../resources';
 import { STAGE_NAME } from './names';
+import { ApiWebAcl } from './web-acl';
 
 /** SPEC 2: revocation takes effect within 60 s in AWS. */
 const AUTHORIZER_CACHE_TTL_SECONDS = 60;
@@ -24,7 +25,10 @@ export interface ServiceApiProps {
   readonly handlers: ReadonlyMap<string, lambda.IFunction>;
   readonly authorizer: lambda.IFunction;
   readonly logRetention: logs.RetentionDays;
-  /** ARN of a regional WAFv2 web ACL to associate with the stage (context `catalogJobs:webAclArn`). */
+  /**
+   * ARN of a regional WAFv2 web ACL to associate with the stage (context `catalogJobs:webAclArn`) instead of
+   * the stack's own (lib/aws/web-acl.ts); it should then carry the same rate-based rules.
+   */
   readonly webAclArn?: string;
 }
 
@@ -166,21 +170,12 @@ export class ServiceApi extends Construct {
         'model cannot give. cdk-nag accepts only a validator with validateRequestBody enabled.',
     });
 
-    if (props.webAclArn) {
-      new wafv2.CfnWebACLAssociation(this, 'WebAcl', {
-        resourceArn: this.api.deploymentStage.stageArn,
-        webAclArn: props.webAclArn,
-      });
-    } else {
-      Validations.of(this.api.deploymentStage).acknowledge({
-        id: 'AwsSolutions-APIG3',
-        reason:
-          'No web ACL by default: every method requires an API key checked by the authorizer, and the usage ' +
-          'plan throttles each client (SPEC 9). A WAFv2 web ACL is an account-level choice (managed rule ' +
-          'groups, IP rate rules, cost); set context catalogJobs:webAclArn to associate one with the stage ' +
-          '(docs/deploying.md).',
-      });
-    }
+    // The stage's web ACL: the one the account names (context catalogJobs:webAclArn), or this stack's own,
+    // with the per-source rate rules of lib/aws/web-acl.ts.
+    new wafv2.CfnWebACLAssociation(this, 'WebAcl', {
+      resourceArn: this.api.deploymentStage.stageArn,
+      webAclArn: props.webAclArn ?? new ApiWebAcl(this, 'RateRules').webAcl.attrArn,
+    });
 
     const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
     if (cloudWatchRole) {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   createServer,
   type IncomingMessage,
@@ -14,6 +14,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import {
+  FAILED_AUTH_THROTTLE,
   GATEWAY_RESPONSES,
   type GatewayAnswer,
   gatewayHeaders,
@@ -45,6 +46,10 @@ export interface ApiGatewayOptions {
   readonly staticRoutes?: ReadonlyMap<string, StaticRoute>;
   /** Per-client throttling; PER_CLIENT_THROTTLE (the usage plan's in AWS) unless a test sets another. */
   readonly throttle?: { readonly rateLimit: number; readonly burstLimit: number };
+  /** SERVER_BOUNDS unless a test sets others. */
+  readonly bounds?: Partial<Record<keyof typeof SERVER_BOUNDS, number>>;
+  /** Failed authentications per source address; FAILED_AUTH_THROTTLE unless a test sets another. */
+  readonly failedAuthThrottle?: { readonly rateLimit: number; readonly burstLimit: number };
   readonly stage?: string;
   readonly log?: (line: Record<string, unknown>) => void;
 }
@@ -72,25 +77,80 @@ const compile = (route: RouteDefinition): CompiledRoute => {
   return { route, pattern: new RegExp(`^${source}/?$`), params };
 };
 
-/** A token bucket per client, as API Gateway's usage plan throttling behaves. */
+/**
+ * A token bucket per key, as API Gateway's usage plan throttling behaves. Buckets that have filled up again
+ * are forgotten (a full bucket is what an unknown key gets), so that many keys seen once cost no memory.
+ */
 class RateLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private swept = Date.now();
   constructor(
     private readonly rate: number,
     private readonly burst: number,
   ) {}
 
-  /** True when the request may pass; false when the client must wait (at most a second at 1 rps or more). */
-  take(key: string, now = Date.now()): boolean {
+  private refilled(key: string, now: number) {
     const bucket = this.buckets.get(key) ?? { tokens: this.burst, at: now };
     bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.rate);
     bucket.at = now;
     this.buckets.set(key, bucket);
+    if (now - this.swept > 60_000) this.sweep(now);
+    return bucket;
+  }
+
+  private sweep(now: number): void {
+    this.swept = now;
+    for (const [key, bucket] of this.buckets) {
+      if (bucket.tokens + ((now - bucket.at) / 1000) * this.rate >= this.burst) this.buckets.delete(key);
+    }
+  }
+
+  /** True when the request may pass; false when the client must wait (at most a second at 1 rps or more). */
+  take(key: string, now = Date.now()): boolean {
+    const bucket = this.refilled(key, now);
     if (bucket.tokens < 1) return false;
     bucket.tokens -= 1;
     return true;
   }
+
+  /** Whether `key` has a token left, without taking it. */
+  has(key: string, now = Date.now()): boolean {
+    return this.refilled(key, now).tokens >= 1;
+  }
 }
+
+/** The digests of credentials that passed the authorizer lately: at most `max`, the oldest forgotten. */
+class RecentCredentials {
+  private readonly digests = new Set<string>();
+  constructor(private readonly max = 10_000) {}
+
+  private static digest = (credential: string) => createHash('sha256').update(credential).digest('base64');
+
+  has(credential: string | undefined): boolean {
+    return credential !== undefined && this.digests.has(RecentCredentials.digest(credential));
+  }
+
+  add(credential: string | undefined): void {
+    if (credential === undefined) return;
+    const digest = RecentCredentials.digest(credential);
+    this.digests.delete(digest);
+    this.digests.add(digest);
+    if (this.digests.size > this.max) this.digests.delete(this.digests.values().next().value!);
+  }
+}
+
+/**
+ * Bounds of the HTTP server (issue 25: 19,900 idle sockets made every request fail): a connection must send
+ * its request's headers within HEADERS_TIMEOUT_MS (an idle one is closed after it, with a 408), an idle
+ * keep-alive connection is closed after KEEP_ALIVE_TIMEOUT_MS, a request must be received whole within
+ * REQUEST_TIMEOUT_MS, and past MAX_CONNECTIONS a new connection is refused at once.
+ */
+export const SERVER_BOUNDS = {
+  maxConnections: 2048,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 5_000,
+} as const;
 
 const readBody = (req: IncomingMessage): Promise<Buffer | 'too_large'> =>
   new Promise((resolve, reject) => {
@@ -150,6 +210,9 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
   const stage = options.stage ?? 'local';
   const throttle = options.throttle ?? PER_CLIENT_THROTTLE;
   const limiter = new RateLimiter(throttle.rateLimit, throttle.burstLimit);
+  const failedAuth = options.failedAuthThrottle ?? FAILED_AUTH_THROTTLE;
+  const failures = new RateLimiter(failedAuth.rateLimit, failedAuth.burstLimit);
+  const recent = new RecentCredentials();
 
   const send = (
     res: ServerResponse,
@@ -206,6 +269,14 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
       headerPairs.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
     const { single: headers, multi: multiValueHeaders } = collect(headerPairs);
 
+    // A source whose authentications keep failing is refused before the authorizer runs (AWS: the web
+    // ACL), unless it presents a credential that passed lately: a client sharing its address keeps working.
+    const source = req.socket.remoteAddress ?? 'unknown';
+    const credential = headerPairs.findLast(([name]) => name.toLowerCase() === 'authorization')?.[1];
+    if (!failures.has(source) && !recent.has(credential)) {
+      return answer(LOCAL_GATEWAY_RESPONSES.SOURCE_THROTTLED);
+    }
+
     // The authorizer runs first, as in API Gateway, on every request (no cache locally).
     const methodArn = `arn:aws:execute-api:us-east-1:000000000000:local/${stage}/${method}${match.route.path}`;
     let authorization: APIGatewayAuthorizerResult;
@@ -226,10 +297,15 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
       });
     } catch (error) {
       const denied = error instanceof Error && error.message === 'Unauthorized';
+      if (denied) failures.take(source);
       return answer(denied ? GATEWAY_RESPONSES.UNAUTHORIZED : GATEWAY_RESPONSES.AUTHORIZER_FAILURE);
     }
     const allowed = authorization.policyDocument.Statement.some((s) => 'Effect' in s && s.Effect === 'Allow');
-    if (!allowed) return answer(GATEWAY_RESPONSES.ACCESS_DENIED);
+    if (!allowed) {
+      failures.take(source);
+      return answer(GATEWAY_RESPONSES.ACCESS_DENIED);
+    }
+    recent.add(credential);
 
     if (!limiter.take(authorization.usageIdentifierKey ?? authorization.principalId)) {
       return answer(GATEWAY_RESPONSES.THROTTLED);
@@ -301,7 +377,8 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
     }
   };
 
-  const server = createServer((req, res) => {
+  // Timeouts are checked every second (Node's default is every 30 s).
+  const server = createServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
     const requestId = randomUUID();
     handle(req, res, requestId).catch((error: unknown) => {
       options.log?.({
@@ -316,12 +393,18 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
       send(res, failed.status, headers, JSON.stringify(gatewayProblem(failed, requestId)));
     });
   });
+  const bounds = { ...SERVER_BOUNDS, ...options.bounds };
+  server.maxConnections = bounds.maxConnections;
+  server.headersTimeout = bounds.headersTimeoutMs;
+  server.requestTimeout = bounds.requestTimeoutMs;
+  server.keepAliveTimeout = bounds.keepAliveTimeoutMs;
   // A request Node's parser refuses (bad request line, headers too large) gets a problem body too: API
   // Gateway's default 4xx.
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
     if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
     const requestId = randomUUID();
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const status =
+      error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const refused = { ...GATEWAY_RESPONSES.DEFAULT_4XX, status };
     // An answer to HEAD has no body (the method is known when the request line was read).
     const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';

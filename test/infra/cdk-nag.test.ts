@@ -65,7 +65,6 @@ describe('cdk-nag AwsSolutions', () => {
     );
     expect([...ids].sort()).toEqual([
       'AwsSolutions-APIG2',
-      'AwsSolutions-APIG3',
       // The operations console's two public GET methods (static files; lib/aws/console-site.ts).
       'AwsSolutions-APIG4',
       'AwsSolutions-COG4',
@@ -74,10 +73,18 @@ describe('cdk-nag AwsSolutions', () => {
     ]);
   });
 
-  it('with a web ACL (context catalogJobs:webAclArn) the stage is associated and APIG3 is not acknowledged', () => {
+  it('the stage has a web ACL of its own by default, so APIG3 holds without acknowledgement', () => {
+    const { app, stateless$ } = synthesized();
+    stateless$.resourceCountIs('AWS::WAFv2::WebACL', 1);
+    stateless$.resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
+    expect(acknowledgements(app).map((a) => a.id)).not.toContainEqual(expect.stringContaining('APIG3'));
+  });
+
+  it("with a web ACL (context catalogJobs:webAclArn) the stage is associated with it instead of the stack's own", () => {
     const webAclArn = 'arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/catalog-jobs/abc';
     const { app, stateless$ } = synthesized({ 'catalogJobs:webAclArn': webAclArn });
     stateless$.hasResourceProperties('AWS::WAFv2::WebACLAssociation', { WebACLArn: webAclArn });
+    stateless$.resourceCountIs('AWS::WAFv2::WebACL', 0);
     const report = new AwsSolutionsChecks(app).validateScope(app);
     expect(report.violations).toEqual([]);
     expect(acknowledgements(app).map((a) => a.id)).not.toContainEqual(expect.stringContaining('APIG3'));

@@ -2,11 +2,15 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { loadConfig } from '../../lambdas/shared/config';
 import { ACCESS, serviceFunctions } from '../../lib/aws/functions';
 import { METRICS, OUTPUTS, SERVICE_NAME, STAGE_NAME } from '../../lib/aws/names';
+import { WAF_RATE_RULES, WAF_WINDOW_SECONDS, WELL_FORMED_AUTHORIZATION } from '../../lib/aws/web-acl';
 import {
+  FAILED_AUTH_THROTTLE,
   GATEWAY_REQUEST_HEADERS,
   GATEWAY_RESPONSES,
   gatewayHeaders,
   gatewayProblem,
+  LOCAL_GATEWAY_RESPONSES,
+  PER_CLIENT_THROTTLE,
 } from '../../lib/gateway-responses';
 import { ENV, QUEUES, type QueueKey, RECONCILER, ROUTES, TABLE } from '../../lib/resources';
 import {
@@ -385,6 +389,78 @@ describe('REST API', () => {
         gatewayProblem(answer, '$context.requestId'),
       );
     }
+  });
+});
+
+describe('web ACL on the API stage (issue 25: failed authentications throttled per source)', () => {
+  const webAcl = () => {
+    const acls = Object.values(synthesized().stateless$.findResources('AWS::WAFv2::WebACL'));
+    expect(acls).toHaveLength(1);
+    return acls[0]!.Properties;
+  };
+  const rule = (name: string) => webAcl().Rules.find((r: { Name: string }) => r.Name === name);
+
+  it('is regional, allows by default and is associated with the stage', () => {
+    const { stateless$ } = synthesized();
+    expect(webAcl()).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
+    const [association] = Object.values(stateless$.findResources('AWS::WAFv2::WebACLAssociation'));
+    expect(association!.Properties.WebACLArn).toEqual({
+      'Fn::GetAtt': [expect.stringMatching(/RateRulesWebAcl/), 'Arn'],
+    });
+    const arn = JSON.stringify(association!.Properties.ResourceArn);
+    expect(arn).toContain('"/stages/",{"Ref":"ApiRestApiDeploymentStage');
+    expect(arn).toContain(`DeploymentStage${STAGE_NAME}`);
+  });
+
+  it("limits requests without a well-formed key per address at the local gateway's rate of failures", () => {
+    const limited = rule('WithoutWellFormedKeyPerSource');
+    expect(limited.Statement.RateBasedStatement).toMatchObject({
+      AggregateKeyType: 'IP',
+      Limit: FAILED_AUTH_THROTTLE.rateLimit * WAF_WINDOW_SECONDS,
+      EvaluationWindowSec: WAF_WINDOW_SECONDS,
+    });
+    const scope = JSON.stringify(limited.Statement.RateBasedStatement.ScopeDownStatement);
+    expect(scope).toContain('"NotStatement"');
+    expect(scope).toContain(JSON.stringify(WELL_FORMED_AUTHORIZATION));
+    // The regex is the authorizer's idea of a well-formed key, lowercased as WAF's transformation does.
+    const wellFormed = new RegExp(WELL_FORMED_AUTHORIZATION);
+    expect(wellFormed.test('Token api_key=cjk_live_AbCdEfGhIjKlMnOpQrStUvWxYz012345'.toLowerCase())).toBe(
+      true,
+    );
+    for (const refused of [
+      '',
+      'Bearer abcdefghijklmnopqrstuvwxyz',
+      'Token api_key=short',
+      'Token api_key=a b c d e f g h i j k',
+    ])
+      expect(wellFormed.test(refused.toLowerCase())).toBe(false);
+  });
+
+  it('limits any request per address at five clients worth of the usage plan', () => {
+    expect(rule('RequestsPerSource').Statement.RateBasedStatement).toEqual({
+      AggregateKeyType: 'IP',
+      Limit: PER_CLIENT_THROTTLE.rateLimit * 5 * WAF_WINDOW_SECONDS,
+      EvaluationWindowSec: WAF_WINDOW_SECONDS,
+    });
+    expect(WAF_RATE_RULES.anyRequest).toBeGreaterThan(WAF_RATE_RULES.withoutWellFormedKey);
+  });
+
+  it('answers a refused request as the local gateway does: 429, Retry-After, problem+json', () => {
+    const answer = LOCAL_GATEWAY_RESPONSES.SOURCE_THROTTLED;
+    for (const r of webAcl().Rules) {
+      expect(r.Action.Block.CustomResponse).toMatchObject({
+        ResponseCode: 429,
+        CustomResponseBodyKey: 'throttled',
+      });
+      expect(r.Action.Block.CustomResponse.ResponseHeaders).toContainEqual({
+        Name: 'Retry-After',
+        Value: '60',
+      });
+    }
+    const body = webAcl().CustomResponseBodies.throttled;
+    expect(body.ContentType).toBe('APPLICATION_JSON');
+    const { request_id: _, ...problem } = gatewayProblem(answer, '');
+    expect(JSON.parse(body.Content)).toEqual(problem);
   });
 });
 

@@ -1,7 +1,9 @@
+import { once } from 'node:events';
 import { request } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import {
+  FAILED_AUTH_THROTTLE,
   GATEWAY_RESPONSES,
   type GatewayAnswer,
   gatewayHeaders,
@@ -9,7 +11,7 @@ import {
   LOCAL_GATEWAY_RESPONSES,
   PER_CLIENT_THROTTLE,
 } from '../../lib/gateway-responses';
-import { createApiGateway } from '../../lib/local/api-gateway';
+import { type ApiGatewayOptions, createApiGateway } from '../../lib/local/api-gateway';
 import type { RouteDefinition } from '../../lib/resources';
 
 const routes: RouteDefinition[] = [
@@ -17,11 +19,15 @@ const routes: RouteDefinition[] = [
   { method: 'POST', path: '/v1/things', handler: 'create-thing', scope: 'client' },
 ];
 
-const start = async (throttle?: { rateLimit: number; burstLimit: number }) => {
+const start = async (
+  throttle?: { rateLimit: number; burstLimit: number },
+  more: Pick<ApiGatewayOptions, 'failedAuthThrottle' | 'bounds'> = {},
+) => {
   const events: APIGatewayProxyEvent[] = [];
   const server = createApiGateway({
     routes,
     throttle,
+    ...more,
     authorizer: async (event) => {
       const auth = event.headers?.authorization ?? event.headers?.Authorization;
       if (auth === 'Token api_key=broken') throw new Error('dynamodb down');
@@ -162,6 +168,83 @@ describe('local API Gateway emulation', () => {
       expect(refilled.filter((s) => s === 200)).toHaveLength(PER_CLIENT_THROTTLE.rateLimit);
     } finally {
       clock.mockRestore();
+      await gw.stop();
+    }
+  });
+
+  it('throttles failed authentications per source address; a credential that passed lately keeps passing', async () => {
+    const gw = await start(undefined, { failedAuthThrottle: { rateLimit: 1, burstLimit: 3 } });
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
+    const unknown = (i: number) => ({ authorization: `Token api_key=unknown${i}` });
+    try {
+      expect((await fetch(`${gw.url}/v1/things/1`, { headers: good })).status).toBe(200);
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++)
+        statuses.push((await fetch(`${gw.url}/v1/things/1`, { headers: unknown(i) })).status);
+      expect(statuses).toEqual([401, 401, 401, 429, 429, 429]);
+      const refused = await fetch(`${gw.url}/v1/things/1`);
+      expect(refused.headers.get('retry-after')).toBe('60');
+      expect(await refused.json()).toMatchObject({
+        status: 429,
+        code: 'rate_limited',
+        detail: expect.stringMatching(/failed authentication/),
+      });
+      // The client whose key passed is not refused with its neighbour.
+      expect((await fetch(`${gw.url}/v1/things/1`, { headers: good })).status).toBe(200);
+      // A failure a second comes back.
+      clock.mockReturnValue(now + 1000);
+      expect((await fetch(`${gw.url}/v1/things/1`, { headers: unknown(9) })).status).toBe(401);
+      expect((await fetch(`${gw.url}/v1/things/1`, { headers: unknown(10) })).status).toBe(429);
+    } finally {
+      clock.mockRestore();
+      await gw.stop();
+    }
+  });
+
+  it('throttles failed authentications at FAILED_AUTH_THROTTLE unless told otherwise', async () => {
+    const gw = await start();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(Date.now());
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i <= FAILED_AUTH_THROTTLE.burstLimit; i++)
+        statuses.push((await fetch(`${gw.url}/v1/things/1`)).status);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(FAILED_AUTH_THROTTLE.burstLimit);
+      expect(statuses.at(-1)).toBe(429);
+    } finally {
+      clock.mockRestore();
+      await gw.stop();
+    }
+  });
+
+  it('closes a connection that sends no request in time, and refuses connections past its bound', async () => {
+    const gw = await start(undefined, {
+      bounds: { headersTimeoutMs: 300, requestTimeoutMs: 600, maxConnections: 2 },
+    });
+    const port = Number(new URL(gw.url).port);
+    /** A connection that sends nothing, and what it was told before it closed. */
+    const idle = () => {
+      const socket = connect(port, '127.0.0.1');
+      let answer = '';
+      socket.on('data', (chunk) => {
+        answer += chunk.toString();
+      });
+      const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(answer)));
+      socket.on('error', () => undefined);
+      return { socket, closed };
+    };
+    try {
+      const first = idle();
+      const second = idle();
+      await Promise.all([once(first.socket, 'connect'), once(second.socket, 'connect')]);
+      // Past maxConnections: closed at once, without an answer.
+      expect(await idle().closed).toBe('');
+      // The idle ones are closed after the headers timeout, with a 408.
+      expect(await first.closed).toMatch(/^HTTP\/1\.1 408 /);
+      expect(await second.closed).toMatch(/^HTTP\/1\.1 408 /);
+      // Their room is free again.
+      expect((await fetch(`${gw.url}/v1/things/1`, { headers: good })).status).toBe(200);
+    } finally {
       await gw.stop();
     }
   });

@@ -47,6 +47,47 @@ export interface CallbackDeps {
   readonly retryDelays: readonly number[];
   /** For the jitter; Math.random when absent. */
   readonly random?: () => number;
+  /** The bound on one client's deliveries at once (a consumer's CallbackSlots); none when absent. */
+  readonly slots?: CallbackSlots;
+}
+
+/**
+ * Issue 25: one client's callbacks cannot starve another's. A consumer makes at most `perClient` deliveries
+ * of one client at once, and at most `slowPerClient` to endpoints whose last attempt timed out or could not
+ * connect (the slow lane: a hanging endpoint holds one slot for its 15 s, not all of them). A message over
+ * its client's bound goes back on the queue for `deferSeconds`, without an attempt counted.
+ */
+export const CALLBACK_SLOTS = { perClient: 4, slowPerClient: 1, deferSeconds: 20 } as const;
+
+/** Deliveries in flight per client, in one consumer (a Lambda container, the local callbacks thread). */
+export class CallbackSlots {
+  private readonly held = new Map<string, { all: number; slow: number }>();
+  constructor(
+    readonly limits: { readonly perClient: number; readonly slowPerClient: number } = CALLBACK_SLOTS,
+  ) {}
+
+  /** A slot for one delivery of `clientId`'s, and how to give it back; undefined when none is free. */
+  acquire(clientId: string, slow: boolean): (() => void) | undefined {
+    const held = this.held.get(clientId) ?? { all: 0, slow: 0 };
+    if (held.all >= this.limits.perClient || (slow && held.slow >= this.limits.slowPerClient))
+      return undefined;
+    held.all += 1;
+    if (slow) held.slow += 1;
+    this.held.set(clientId, held);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      held.all -= 1;
+      if (slow) held.slow -= 1;
+      if (held.all === 0) this.held.delete(clientId);
+    };
+  }
+
+  /** Deliveries of `clientId` in flight now. */
+  inFlight(clientId: string): number {
+    return this.held.get(clientId)?.all ?? 0;
+  }
 }
 
 /** SPEC 6: any 2xx within 15 s is success. */
@@ -98,8 +139,11 @@ export type CallbackOutcome =
       readonly status: number | null;
       readonly reason: CallbackFailureReason;
     }
-  /** Not due yet: the message went back on the queue for `delaySeconds`. */
-  | { readonly kind: 'deferred'; readonly delaySeconds: number }
+  /**
+   * Not due yet, or its client has CallbackSlots' bound of deliveries in flight (`busy`): the message went
+   * back on the queue for `delaySeconds`.
+   */
+  | { readonly kind: 'deferred'; readonly delaySeconds: number; readonly busy?: true }
   /** The attempt had been recorded but its follow-up may not have been sent: it was sent (again). */
   | { readonly kind: 'resumed'; readonly next: CallbackMessage | null }
   | {
@@ -153,7 +197,20 @@ export const deliverCallback = async (
   if (current.attempts === message.attempt) return resume(deps, message, current, now);
   if (current.attempts !== message.attempt - 1) return { kind: 'skipped', reason: 'stale' };
 
-  const { result, event } = await attempt(deps, exp, exp.callbackUrl, message, now);
+  // The slow lane: the last attempt got no answer (a timeout, a refused connection).
+  const slow = current.attempts > 0 && current.last_status === null;
+  const release = deps.slots ? deps.slots.acquire(message.clientId, slow) : () => undefined;
+  if (!release) {
+    await deps.queue.sendCallback(message, CALLBACK_SLOTS.deferSeconds);
+    return { kind: 'deferred', delaySeconds: CALLBACK_SLOTS.deferSeconds, busy: true };
+  }
+  let made: Awaited<ReturnType<typeof attempt>>;
+  try {
+    made = await attempt(deps, exp, exp.callbackUrl, message, now);
+  } finally {
+    release();
+  }
+  const { result, event } = made;
   const recorded = {
     attempts: message.attempt,
     last_status: result.status,

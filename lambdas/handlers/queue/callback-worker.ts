@@ -1,6 +1,6 @@
 import { callbackMessageSchema } from '../../core/messages';
 import { exportResource } from '../../core/model';
-import { deliverCallback } from '../../core/use-cases/callbacks';
+import { CallbackSlots, deliverCallback } from '../../core/use-cases/callbacks';
 import { deliveryLink } from '../../core/use-cases/exports';
 import { loadConfig } from '../../shared/config';
 import type { AppDeps } from '../../shared/deps';
@@ -29,11 +29,16 @@ export type CallbackWorkerDeps = Pick<
   | 'metrics'
 >;
 
-/** Consumer of the callbacks queue: one signed delivery attempt per message (SPEC 6). */
-export const makeCallbackWorkerHandler = (deps: CallbackWorkerDeps) =>
+/**
+ * Consumer of the callbacks queue: one signed delivery attempt per message (SPEC 6), at most CALLBACK_SLOTS
+ * of one client's at once in this consumer (a Lambda container; locally the one callbacks thread, which
+ * runs every batch).
+ */
+export const makeCallbackWorkerHandler = (deps: CallbackWorkerDeps, slots = new CallbackSlots()) =>
   sqsConsumer(deps, 'callback-worker', callbackMessageSchema, async (message) => {
     const outcome = await deliverCallback(
       {
+        slots,
         exports: deps.exports,
         credentials: deps.credentials,
         http: deps.http,

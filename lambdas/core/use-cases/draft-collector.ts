@@ -1,8 +1,15 @@
-import type { CatalogDocument } from '../catalog/document';
-import type { DraftItem, WebDraftItem } from '../catalog/drafts/draft-item';
-import type { DraftingServices, SourceCopyDetails } from '../catalog/drafts/drafting';
+import type {
+  CatalogDocument,
+  DraftedDish,
+  DraftingServices,
+  ImageDecoder,
+  PageRasterizer,
+  SourceCopyDetails,
+  TextRecognizer,
+  WebDraftItem,
+} from '../catalog';
 import type { JobRecord } from '../model';
-import type { ImageDecoder, ObjectStore, PageRasterizer, TextRecognizer } from '../ports';
+import type { ObjectStore } from '../ports';
 import { isUuid } from '../schemas/job';
 import { type ItemProvenance, type ReviewSource, sourceCopyKey, writeDraftReview } from './draft-review';
 
@@ -48,7 +55,7 @@ export class DraftCollector implements DraftingServices {
   readonly recognizer?: TextRecognizer;
   readonly rasterizer?: PageRasterizer;
   readonly decoder?: ImageDecoder;
-  private readonly drafted: (DraftItem | WebDraftItem)[] = [];
+  private readonly drafted: (DraftedDish | WebDraftItem)[] = [];
   private readonly sources = new Map<number, ReviewSource>();
 
   constructor(
@@ -87,7 +94,7 @@ export class DraftCollector implements DraftingServices {
     });
   }
 
-  record(_source: string, items: readonly DraftItem[]): void {
+  record(_source: string, items: readonly DraftedDish[]): void {
     this.drafted.push(...items);
   }
 

@@ -1,7 +1,5 @@
-import { readAll } from '../catalog/bytes';
-import type { DraftProvenance, WebDraftProvenance } from '../catalog/drafts/draft-item';
-import type { WebPageCopy } from '../catalog/drafts/drafting';
-import { inertContentType } from '../catalog/sources/html-review';
+import type { DraftProvenance, WebDraftProvenance, WebPageCopy } from '../catalog';
+import { inertContentType, readAll } from '../catalog';
 import { NotFoundError } from '../errors';
 import type { JobRecord } from '../model';
 import {

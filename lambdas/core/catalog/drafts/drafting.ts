@@ -1,5 +1,5 @@
-import type { ImageDecoder, PageRasterizer, TextRecognizer } from '../../ports';
 import type { DraftItem, WebDraftItem } from './draft-item';
+import type { ImageDecoder, PageRasterizer, TextRecognizer } from './ports';
 import type { DraftLimits } from './read-draft';
 
 /** One page of a web source's kept copy: where its text lies in the copy (UTF-8 bytes). */

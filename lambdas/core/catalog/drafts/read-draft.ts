@@ -1,13 +1,19 @@
 import { imageSize } from 'image-size';
-import type { ImageDecoder, PageRasterizer, TextRecognizer } from '../../ports';
 import type { Language } from '../../schemas/job';
-import { type PhotoFormat, sniffPhotoFormat } from '../sources/signatures';
+import { sniffPhotoFormat } from '../sources/signatures';
 import type { DraftResult, DraftWarning } from './draft-item';
 import { rebuildLines } from './layout';
 import { draftMenu } from './menu-draft';
-import { OcrError, ocrLanguages, ocrRuns } from './ocr';
+import { ocrLanguages, ocrRuns } from './ocr';
 import { FIRST_READ_PIXELS, needsDecoding, OCR_NATIVE_FORMATS } from './page-image';
 import { openPdf } from './pdf-text';
+import {
+  type ImageDecoder,
+  OcrError,
+  type PageRasterizer,
+  type PhotoFormat,
+  type TextRecognizer,
+} from './ports';
 import { type PageReading, readPageImage } from './read-image';
 import type { PageGeometry, TextRun } from './text-runs';
 

@@ -1,7 +1,7 @@
+import type { WarningCode } from '../../schemas/warning-codes';
 import type { Price } from '../document';
 import { isCurrencyCode, parsePrice } from '../money';
 import type { CellValue } from '../sources/types';
-import type { WarningCode } from '../warnings';
 
 /**
  * Price cells as merchants write them (SPEC 5.2): a number or a decimal string with an optional currency

@@ -1,9 +1,9 @@
+import type { WarningCode } from '../../schemas/warning-codes';
 import { readAll } from '../bytes';
 import type { DraftItem as PipelineDraft } from '../draft';
 import type { DraftItem } from '../drafts/draft-item';
 import { draftSource } from '../drafts/read-draft';
 import { CatalogSourceError } from '../errors';
-import type { WarningCode } from '../warnings';
 import { sniffPhotoFormat } from './signatures';
 import type { OpenedSource, ReadContext, ReaderOutput } from './types';
 

@@ -1,5 +1,5 @@
+import type { WarningCode } from '../../schemas/warning-codes';
 import type { Price } from '../document';
-import type { WarningCode } from '../warnings';
 
 /**
  * What the web readers (schema.org data, storefront catalogs, HTML menu drafts) produce: catalog entities in
@@ -67,25 +67,9 @@ export interface WebItem {
   readonly doubts?: readonly string[];
 }
 
-/** Warning codes only web sources give (they share the others with every source: `invalid_price`, …). */
-export const WEB_WARNING_CODES = [
-  'page_limit',
-  'robots_disallowed',
-  'robots_unreadable',
-  'store_unreadable',
-  'store_incomplete',
-  'currency_assumed',
-  'variation_unread',
-  'invalid_json_ld',
-  'structured_data_without_prices',
-  'pdf_menu_linked',
-  'links_not_followed',
-  'page_unreadable',
-] as const;
-
 /** A problem with one entity or one page: the entity is kept without the bad value, or the page skipped. */
 export interface WebWarning {
-  /** A stable snake_case reason (warnings.ts; WEB_WARNING_CODES are the web sources' own). */
+  /** A stable snake_case reason (schemas/warning-codes.ts). */
   readonly code: WarningCode;
   readonly message: string;
   /** The page or endpoint the warning is about. */

@@ -1,8 +1,8 @@
+import type { WarningCode } from '../../schemas/warning-codes';
 import type { Price } from '../document';
 import { isCurrencyCode } from '../money';
 import { parseBarcode } from '../rows/barcodes';
 import { parsePriceCell } from '../rows/prices';
-import type { WarningCode } from '../warnings';
 import type { WebImage } from './types';
 
 /** Field values as pages and storefronts write them → catalog values, or a reason they could not be read. */
@@ -46,10 +46,6 @@ export const readPrice = (value: string | number, currency: string): PriceReadin
       };
   }
 };
-
-/** Market-price words (`MP`, `market price`, `Tagespreis`, `時価`, …) standing for a price. */
-export const isVariablePriceText = (text: string): boolean =>
-  parsePriceCell(text.trim(), 'USD').kind === 'variable';
 
 /**
  * A GTIN from `gtin`, `gtin8/12/13/14` or a barcode field, by the rules of a spreadsheet's barcode column

@@ -1,10 +1,10 @@
-import { OcrError } from '../../../../lambdas/core/catalog/drafts/ocr';
+import type { OcrPage, TextRecognizer } from '../../../../lambdas/core/catalog';
+import { OcrError } from '../../../../lambdas/core/catalog/drafts/ports';
 import {
   DRAFT_LIMITS,
   type DraftDeps,
   draftSource,
 } from '../../../../lambdas/core/catalog/drafts/read-draft';
-import type { OcrPage, TextRecognizer } from '../../../../lambdas/core/ports';
 import type { Language } from '../../../../lambdas/core/schemas/job';
 import { CORPUS } from '../../../fixtures/drafts/corpus';
 import { type MenuSpec, menuPdf, menuPhoto, scannedPdf } from '../../../fixtures/drafts/menus';

@@ -14,12 +14,6 @@ export * from './document';
 export { catalogDocumentV1UploadSchema, imageMappingV1Schema, itemV1Schema } from './document-v1';
 export * from './draft';
 export type {
-  DraftItem as DraftedDish,
-  DraftProvenance,
-  WebDraftItem,
-  WebDraftProvenance,
-} from './drafts/draft-item';
-export type {
   DraftingServices,
   SourceCopyDetails,
   WebPageCopy,

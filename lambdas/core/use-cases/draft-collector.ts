@@ -1,17 +1,22 @@
 import type {
   CatalogDocument,
-  DraftedDish,
+  DraftItem,
   DraftingServices,
   ImageDecoder,
   PageRasterizer,
   SourceCopyDetails,
   TextRecognizer,
-  WebDraftItem,
 } from '../catalog';
 import type { JobRecord } from '../model';
 import type { ObjectStore } from '../ports';
 import { isUuid } from '../schemas/job';
-import { type ItemProvenance, type ReviewSource, sourceCopyKey, writeDraftReview } from './draft-review';
+import {
+  type ItemProvenance,
+  itemProvenanceOf,
+  type ReviewSource,
+  sourceCopyKey,
+  writeDraftReview,
+} from './draft-review';
 
 export interface DraftCollectorDeps {
   readonly catalogs: ObjectStore;
@@ -55,7 +60,7 @@ export class DraftCollector implements DraftingServices {
   readonly recognizer?: TextRecognizer;
   readonly rasterizer?: PageRasterizer;
   readonly decoder?: ImageDecoder;
-  private readonly drafted: (DraftedDish | WebDraftItem)[] = [];
+  private readonly drafted: DraftItem[] = [];
   private readonly sources = new Map<number, ReviewSource>();
 
   constructor(
@@ -94,11 +99,7 @@ export class DraftCollector implements DraftingServices {
     });
   }
 
-  record(_source: string, items: readonly DraftedDish[]): void {
-    this.drafted.push(...items);
-  }
-
-  recordWeb(_source: string, items: readonly WebDraftItem[]): void {
+  record(_source: string, items: readonly DraftItem[]): void {
     this.drafted.push(...items);
   }
 
@@ -113,13 +114,7 @@ export class DraftCollector implements DraftingServices {
       // Drafts of the same dish are one item: its first reading stands for it.
       if (id === undefined || seen.has(id)) continue;
       seen.add(id);
-      items.push({
-        item_id: id,
-        name: item.name,
-        ...item.provenance,
-        confidence: item.confidence,
-        doubts: item.doubts,
-      });
+      items.push(itemProvenanceOf(id, item, this.indexOf(item.provenance?.source ?? '')));
     }
     await writeDraftReview(this.deps.catalogs, this.job, {
       version: 1,

@@ -1,9 +1,9 @@
 import type { WarningCode } from '../../schemas/warning-codes';
 import type { Price } from '../document';
+import type { DraftImage } from '../draft';
 import { isCurrencyCode } from '../money';
 import { parseBarcode } from '../rows/barcodes';
 import { parsePriceCell } from '../rows/prices';
-import type { WebImage } from './types';
 
 /** Field values as pages and storefronts write them → catalog values, or a reason they could not be read. */
 
@@ -92,7 +92,7 @@ export const readDimension = (value: unknown): number | null => {
 };
 
 /** Keeps the first image of each URL (sources list the same image at several places). */
-export const uniqueImages = (images: readonly WebImage[]): WebImage[] => {
+export const uniqueImages = (images: readonly DraftImage[]): DraftImage[] => {
   const seen = new Set<string>();
   return images.filter((image) => {
     if (seen.has(image.url)) return false;

@@ -315,8 +315,7 @@ export const parsePrice = (value: string | number, fallbackCurrency: string): Pr
  */
 const MARKET_PRICE_WORDS: readonly string[] = [
   // English
-  'mp',
-  'm\\.\\s?p\\.?',
+  'm\\.?\\s?p\\.?',
   'market',
   'market\\s+price',
   'mkt\\.?',

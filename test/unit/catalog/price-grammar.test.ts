@@ -52,6 +52,7 @@ const EXAMPLES: readonly (readonly [text: string, jobCurrency: string, expected:
   ['₹250', 'USD', price(25000, 'INR')],
   // market prices, in the job languages
   ['MP', 'USD', 'variable'],
+  ['M.P.', 'USD', 'variable'],
   ['Market Price', 'USD', 'variable'],
   ['Tagespreis', 'EUR', 'variable'],
   ['prix du marché', 'EUR', 'variable'],

@@ -1,7 +1,8 @@
 import { createCanvas } from '@napi-rs/canvas';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { OcrPage, TextRecognizer } from '../../lambdas/core/catalog/drafts/ports';
 import type { JobRecord } from '../../lambdas/core/model';
-import type { OcrPage, OutboundRequest, TextRecognizer } from '../../lambdas/core/ports';
+import type { OutboundRequest } from '../../lambdas/core/ports';
 import { processJob } from '../../lambdas/core/use-cases/job-processing';
 import { type DraftingAdapters, makeJobWorkerHandler } from '../../lambdas/handlers/queue/job-worker';
 import { aJob, eventually, lambdaContext, sqsRecord } from '../helpers/factories';

@@ -4,9 +4,11 @@
  * and the readers other parts plug in.
  */
 export * from './build-catalog';
+export * from './changes';
 export * from './document';
 export * from './draft';
 export * from './errors';
+export * from './export/index';
 export * from './finishing/image-mapping';
 export * from './finishing/results';
 export * from './ids';

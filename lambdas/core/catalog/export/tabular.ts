@@ -1,0 +1,78 @@
+import type { Price, Variant } from '../document';
+import type { ExportPart } from './files';
+import { splitParts } from './files';
+import type { ItemRows } from './rows';
+import { BOM, csvLine, decimalAmount, fitText } from './text';
+import { counted, type ExportWarnings } from './warnings';
+
+/** A delimited text file of one header row and rows grouped by item (an item's rows are never split). */
+export interface TableLayout {
+  readonly header: readonly string[];
+  readonly delimiter?: string;
+  readonly bom?: boolean;
+  /** The target's size limit: larger files are split, each with the header. */
+  readonly maxBytes?: number;
+  readonly rows: (item: ItemRows) => readonly (readonly string[])[];
+}
+
+/**
+ * Writes items as delimited text parts. Cells are quoted as RFC 4180 says; a TSV has no quoting (Google's
+ * feeds), so its writer must give cells without tabs or line breaks.
+ */
+export const tableParts = (
+  items: AsyncIterable<ItemRows>,
+  layout: TableLayout,
+): AsyncIterable<ExportPart> => {
+  const delimiter = layout.delimiter ?? ',';
+  const line = (cells: readonly string[]) =>
+    delimiter === '\t' ? `${cells.join('\t')}\n` : `${csvLine(cells, delimiter)}\n`;
+  const header = `${layout.bom ? BOM : ''}${line(layout.header)}`;
+  return splitParts(items, {
+    maxBytes: layout.maxBytes,
+    items: () => 1,
+    open: () => header,
+    render: (item) => {
+      const rows = layout.rows(item);
+      return { text: rows.map(line).join(''), units: rows.length };
+    },
+    close: () => '',
+  });
+};
+
+/** The variant's price as a decimal in the catalog's currency, or null (none, variable, or another currency). */
+export const priceIn = (variant: Variant, currency: string): string | null =>
+  variant.price !== null && variant.price.currency === currency ? decimalAmount(variant.price) : null;
+
+/** `12.50 USD`: a price as Google's and Meta's feeds write it. */
+export const feedPrice = (price: Price): string => `${decimalAmount(price)} ${price.currency}`;
+
+/** A value cut to the target's limit, counted in the warnings when cut. */
+export const limited = (
+  warnings: ExportWarnings,
+  target: string,
+  field: string,
+  value: string,
+  max: number,
+): string => {
+  const fitted = fitText(value, max);
+  if (fitted.cut)
+    warnings.add(
+      'value_too_long',
+      field,
+      (n) =>
+        `${counted(n, 'value')} of ${field} were longer than ${target} takes (${max} characters) and were cut`,
+    );
+  return fitted.text;
+};
+
+/** Text without tabs and line breaks (a TSV cell), counted when it had any. */
+export const oneLine = (warnings: ExportWarnings, field: string, value: string): string => {
+  if (!/[\t\r\n]/.test(value)) return value;
+  warnings.add(
+    'changed',
+    field,
+    (n) =>
+      `${counted(n, 'value')} of ${field} had line breaks or tabs, written as spaces (a feed line is one line)`,
+  );
+  return value.replace(/\s*[\t\r\n]+\s*/g, ' ');
+};

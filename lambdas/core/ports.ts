@@ -71,6 +71,16 @@ export interface JobRepository {
   listOverdue(dueBefore: string, limit: number): Promise<JobRef[]>;
   /** A job by its id alone, whatever its client (the operations API). */
   findById(id: string): Promise<JobRecord | undefined>;
+  /**
+   * The latest completed job of the client with this type and merchant_token, other than `exceptId`: what a
+   * job's `results.changes` is measured against (SPEC 5.5). One indexed query, never a scan.
+   */
+  findPreviousCompleted(
+    clientId: string,
+    jobType: JobType,
+    merchantToken: string,
+    exceptId: string,
+  ): Promise<JobRecord | undefined>;
 }
 
 export interface ExportRepository {

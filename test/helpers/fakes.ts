@@ -134,6 +134,24 @@ export class FakeJobRepository implements JobRepository {
     const job = [...this.items.values()].find((j) => j.id === id);
     return job && clone(job);
   }
+  async findPreviousCompleted(
+    clientId: string,
+    jobType: JobRecord['jobType'],
+    merchantToken: string,
+    exceptId: string,
+  ): Promise<JobRecord | undefined> {
+    const job = [...this.items.values()]
+      .filter(
+        (j) =>
+          j.clientId === clientId &&
+          j.jobType === jobType &&
+          j.jobData.merchant_token === merchantToken &&
+          j.state === 'completed' &&
+          j.id !== exceptId,
+      )
+      .sort((a, b) => `${b.completedAt}#${b.id}`.localeCompare(`${a.completedAt}#${a.id}`))[0];
+    return job && clone(job);
+  }
   async deleteUnenqueued(clientId: string, id: string): Promise<boolean> {
     const key = this.key(clientId, id);
     if (!this.outbox.has(key) || this.items.get(key)?.version !== 1) return false;

@@ -44,19 +44,43 @@ const xmlText = (value: string): string =>
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;');
 
+/** Stands for the row number, which is known only where the row lands in its part (numberRows). */
+const ROW = '\u0001';
+
+/** `A`, `B`, … `Z`, `AA`: a column's letters. */
+const columnLetters = (index: number): string => {
+  let n = index + 1;
+  let letters = '';
+  while (n > 0) {
+    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+    n = Math.floor((n - 1) / 26);
+  }
+  return letters;
+};
+
 const rowXml = (cells: readonly string[], onCut: () => void): string => {
-  let xml = '<row>';
-  for (const cell of cells) {
-    if (cell === '') {
-      xml += '<c/>';
-      continue;
-    }
+  let xml = `<row r="${ROW}">`;
+  cells.forEach((cell, i) => {
+    if (cell === '') return;
     const fitted = fitText(cell, MAX_CELL);
     if (fitted.cut) onCut();
-    xml += `<c t="inlineStr"><is><t xml:space="preserve">${xmlText(fitted.text)}</t></is></c>`;
-  }
+    xml += `<c r="${columnLetters(i)}${ROW}" t="inlineStr"><is><t xml:space="preserve">${xmlText(fitted.text)}</t></is></c>`;
+  });
   return `${xml}</row>`;
 };
+
+/** Puts each row's number in place of ROW, counting rows as the sheet's text passes. */
+async function* numberRows(sheet: AsyncIterable<string | Uint8Array>): AsyncGenerator<string> {
+  let row = 0;
+  for await (const chunk of sheet) {
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    yield text.replace(/<row r="\u0001">|\u0001/g, (match) => {
+      if (match === ROW) return String(row);
+      row += 1;
+      return `<row r="${row}">`;
+    });
+  }
+}
 
 /** Zips one workbook whose sheet XML arrives in chunks; yields the ZIP's bytes as they are made. */
 async function* workbook(sheet: AsyncIterable<string | Uint8Array>): AsyncGenerator<Uint8Array> {
@@ -109,6 +133,6 @@ export const xlsx: ExportWriter = {
       },
       close: () => '</sheetData></worksheet>',
     });
-    for await (const part of parts) yield { ...part, chunks: workbook(part.chunks) };
+    for await (const part of parts) yield { ...part, chunks: workbook(numberRows(part.chunks)) };
   },
 };

@@ -34,6 +34,10 @@ export const SPREADSHEET_HEADER = [
   'modifier_price',
 ] as const;
 
+/** Tags joined by ` | `; a lone tag with a comma keeps a trailing `|`, so that it is not read as two tags. */
+const tagsCell = (tags: readonly string[]): string =>
+  tags.length === 1 && /[,;]/.test(tags[0] as string) ? `${tags[0]} |` : tags.join(' | ');
+
 export const spreadsheetItems = (catalog: StoredCatalog, run: ExportRun): AsyncIterable<ItemRows> =>
   itemRows(catalog, {
     target: 'a spreadsheet',
@@ -75,7 +79,7 @@ export const spreadsheetRows = (rows: ItemRows, run: ExportRun): string[][] => {
       v.unit ?? '',
       i === 0 ? (item.description ?? '') : '',
       item.brand ?? '',
-      i === 0 ? item.tags.join(' | ') : '',
+      i === 0 ? tagsCell(item.tags) : '',
       item.calories === null ? '' : String(item.calories),
       i === 0 ? item.images.map((image) => image.url).join(' | ') : '',
       v.external_id ?? item.external_id ?? '',

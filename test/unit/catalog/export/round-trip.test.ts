@@ -198,7 +198,7 @@ describe('export round trip: every format the service also reads gives the same 
             },
           ),
           brand: fc.option(fc.constantFrom('Northwind', 'Hearth & Kiln'), { nil: null }),
-          tags: fc.uniqueArray(fc.constantFrom('gift', 'summer', 'café'), { maxLength: 2 }),
+          tags: fc.uniqueArray(fc.constantFrom('gift', 'summer', 'café', 'soft, warm'), { maxLength: 2 }),
           image: fc.boolean(),
           sizes: fc.uniqueArray(fc.constantFrom('S', 'M', 'L', 'XL'), { minLength: 1, maxLength: 3 }),
           price: fc.integer({ min: 1, max: 99_999 }),

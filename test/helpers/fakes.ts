@@ -149,7 +149,8 @@ export class FakeJobRepository implements JobRepository {
           j.state === 'completed' &&
           j.id !== exceptId,
       )
-      .sort((a, b) => `${b.completedAt}#${b.id}`.localeCompare(`${a.completedAt}#${a.id}`))[0];
+      // As the index: by when the job moved to completed (the transition's time, its updatedAt since).
+      .sort((a, b) => `${b.updatedAt}#${b.id}`.localeCompare(`${a.updatedAt}#${a.id}`))[0];
     return job && clone(job);
   }
   async deleteUnenqueued(clientId: string, id: string): Promise<boolean> {

@@ -9,6 +9,10 @@ import type { Category, Item, Variant } from './document';
  */
 
 export const FIRST_CHANGES = 100;
+/** `results.changes.first` stays under this many characters of JSON (the job is one DynamoDB item of 400 KB). */
+export const FIRST_CHANGES_CHARS = 100_000;
+/** … and lists at most this many fields of one change (an item of 1,000 variants may change them all). */
+export const FIRST_FIELDS = 20;
 /** In `results.changes.first`, values are cut to this many characters; the export has them whole. */
 export const SUMMARY_VALUE_CHARS = 200;
 
@@ -24,6 +28,7 @@ export interface ItemChange {
   readonly change: 'added' | 'removed' | 'changed';
   readonly item_id: string;
   readonly name: string;
+  readonly more_fields?: number;
   readonly fields: readonly FieldChange[];
 }
 
@@ -39,6 +44,13 @@ export const itemChangeSchema = z
     change: z.enum(['added', 'removed', 'changed']),
     item_id: z.string(),
     name: z.string(),
+    more_fields: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({
+        description: `In \`results.changes.first\`: fields of this change beyond the first ${FIRST_FIELDS}, not listed.`,
+      }),
     fields: z.array(fieldChangeSchema).meta({
       description:
         'For a changed item, each field with its value before and after (a variant added or removed is ' +
@@ -56,7 +68,10 @@ export const catalogChangesSchema = z
     items_changed: z.int().min(0),
     prices_changed: z.int().min(0).meta({ description: 'Variants in both catalogs whose price changed.' }),
     first: z.array(itemChangeSchema).meta({
-      description: `The first ${FIRST_CHANGES} changes (values cut to ${SUMMARY_VALUE_CHARS} characters); the \`changes\` export has them all.`,
+      description:
+        `The first ${FIRST_CHANGES} changes (fewer when they are large: at most ${FIRST_CHANGES_CHARS.toLocaleString('en-US')} ` +
+        `characters), values cut to ${SUMMARY_VALUE_CHARS} characters and ${FIRST_FIELDS} fields a change; the ` +
+        '`changes` export has them all, whole.',
     }),
   })
   .meta({
@@ -225,6 +240,8 @@ export class ChangeSummary {
   private changed = 0;
   private prices = 0;
   private readonly kept: ItemChange[] = [];
+  private keptChars = 0;
+  private full = false;
 
   constructor(private readonly sinceJobId: string) {}
 
@@ -234,14 +251,24 @@ export class ChangeSummary {
     else this.changed += 1;
     this.prices += prices;
     // The summary names added and removed items; the export has each whole item.
-    if (this.kept.length < FIRST_CHANGES)
-      this.kept.push({
-        ...change,
-        fields:
-          change.change === 'changed'
-            ? change.fields.map((f) => ({ ...f, before: cutValue(f.before), after: cutValue(f.after) }))
-            : [],
-      });
+    if (!this.full && this.kept.length < FIRST_CHANGES) {
+      const fields = change.change === 'changed' ? change.fields : [];
+      const kept: ItemChange = {
+        change: change.change,
+        item_id: change.item_id,
+        name: change.name,
+        ...(fields.length > FIRST_FIELDS ? { more_fields: fields.length - FIRST_FIELDS } : {}),
+        fields: fields
+          .slice(0, FIRST_FIELDS)
+          .map((f) => ({ ...f, before: cutValue(f.before), after: cutValue(f.after) })),
+      };
+      const chars = JSON.stringify(kept).length;
+      if (this.keptChars + chars > FIRST_CHANGES_CHARS) this.full = true;
+      else {
+        this.kept.push(kept);
+        this.keptChars += chars;
+      }
+    }
     return change;
   }
 

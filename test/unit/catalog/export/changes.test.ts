@@ -158,3 +158,26 @@ describe('changes between one merchant’s catalogs', () => {
     ).rejects.toMatchObject({ errors: [expect.objectContaining({ pointer: '/format' })] });
   });
 });
+
+describe('results.changes stays small enough for the job record', () => {
+  it('lists at most 20 fields of a change and at most 100,000 characters of changes', async () => {
+    const { ChangeSummary, FIRST_CHANGES_CHARS } = await import('../../../../lambdas/core/catalog/index');
+    const summary = new ChangeSummary('5b1a4c7e-0d2f-4e6a-8b9c-1d2e3f4a5b6c');
+    const fields = Array.from({ length: 1000 }, (_, i) => ({
+      field: 'price',
+      variant_id: `v${i}`,
+      before: 'x'.repeat(500),
+      after: 'y'.repeat(500),
+    }));
+    for (let i = 0; i < 100; i++)
+      summary.count({ change: 'changed', item_id: `i${i}`, name: `Item ${i}`, fields }, 1000);
+    const result = summary.result();
+    expect(result.items_changed).toBe(100);
+    expect(result.prices_changed).toBe(100_000);
+    expect(result.first[0]?.fields).toHaveLength(20);
+    expect(result.first[0]?.more_fields).toBe(980);
+    expect(JSON.stringify(result.first).length).toBeLessThanOrEqual(FIRST_CHANGES_CHARS + 2);
+    expect(result.first.length).toBeGreaterThan(0);
+    expect(result.first.length).toBeLessThan(100);
+  });
+});

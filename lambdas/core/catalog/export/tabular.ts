@@ -1,7 +1,9 @@
 import type { Price, Variant } from '../document';
 import type { ExportPart } from './files';
 import { splitParts } from './files';
-import type { ItemRows } from './rows';
+import type { ExportRun } from './formats-types';
+import { type CarriedField, type ItemRows, itemRows } from './rows';
+import type { CatalogIndex } from './stored-catalog';
 import { BOM, csvLine, decimalAmount, fitText } from './text';
 import { counted, type ExportWarnings } from './warnings';
 
@@ -76,3 +78,28 @@ export const oneLine = (warnings: ExportWarnings, field: string, value: string):
   );
   return value.replace(/\s*[\t\r\n]+\s*/g, ' ');
 };
+
+/** What a tabular writer's rows see: the run (its warnings, its link template) and the catalog's index. */
+export interface TableContext {
+  readonly run: ExportRun;
+  readonly index: CatalogIndex;
+}
+
+export interface TableExport extends Omit<TableLayout, 'rows'> {
+  /** The format's name in messages (`a Shopify product CSV`). */
+  readonly target: string;
+  readonly carries: ReadonlySet<CarriedField>;
+  /** Made once per export (a writer may keep what it needs across items there), then called per item. */
+  readonly rowsFor: (context: TableContext) => TableLayout['rows'];
+}
+
+/**
+ * An ExportWriter's `write` for a delimited text format: the stored catalog as rows (rows.ts), what the
+ * format does not carry counted, written as parts of at most `maxBytes`.
+ */
+export const tableExport = (spec: TableExport) =>
+  async function* (run: ExportRun): AsyncGenerator<ExportPart> {
+    const catalog = await run.catalog();
+    const items = itemRows(catalog, { target: spec.target, carries: spec.carries, warnings: run.warnings });
+    yield* tableParts(items, { ...spec, rows: spec.rowsFor({ run, index: catalog.index }) });
+  };

@@ -1,8 +1,7 @@
 import { feedOffers } from '../feed-rows';
 import type { ExportWriter } from '../formats-types';
 import { RETAIL_JOBS } from '../formats-types';
-import { itemRows } from '../rows';
-import { tableParts } from '../tabular';
+import { tableExport } from '../tabular';
 import { counted } from '../warnings';
 
 /**
@@ -41,19 +40,15 @@ export const googleMerchantTsv: ExportWriter = {
   contentType: 'text/tab-separated-values',
   fileName: 'products.tsv',
   jobTypes: RETAIL_JOBS,
-  async *write(run) {
-    const catalog = await run.catalog();
-    const merchant = catalog.index.head.merchant.name;
-    const w = run.warnings;
-    const rows = itemRows(catalog, {
-      target: TARGET,
-      carries: new Set(['description', 'brand', 'images', 'variant_images', 'sku', 'gtin', 'category']),
-      warnings: w,
-    });
-    yield* tableParts(rows, {
-      header: HEADER,
-      delimiter: '\t',
-      rows: (item) =>
+  write: tableExport({
+    target: TARGET,
+    carries: new Set(['description', 'brand', 'images', 'variant_images', 'sku', 'gtin', 'category']),
+    header: HEADER,
+    delimiter: '\t',
+    rowsFor: ({ run, index }) => {
+      const merchant = index.head.merchant.name;
+      const w = run.warnings;
+      return (item) =>
         feedOffers(item, run, merchant, {
           target: TARGET,
           id: 50,
@@ -93,7 +88,7 @@ export const googleMerchantTsv: ExportWriter = {
             offer.attributes.get('material') ?? '',
             offer.attributes.get('pattern') ?? '',
           ];
-        }),
-    });
-  },
+        });
+    },
+  }),
 };

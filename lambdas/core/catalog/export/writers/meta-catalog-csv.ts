@@ -1,8 +1,7 @@
 import { feedOffers } from '../feed-rows';
 import type { ExportWriter } from '../formats-types';
 import { RETAIL_JOBS } from '../formats-types';
-import { itemRows } from '../rows';
-import { tableParts } from '../tabular';
+import { tableExport } from '../tabular';
 
 /**
  * A Meta (Facebook, Instagram) catalog data feed as CSV (developers.facebook.com "Catalog fields",
@@ -38,17 +37,13 @@ export const metaCatalogCsv: ExportWriter = {
   contentType: 'text/csv',
   fileName: 'catalog.csv',
   jobTypes: RETAIL_JOBS,
-  async *write(run) {
-    const catalog = await run.catalog();
-    const merchant = catalog.index.head.merchant.name;
-    const rows = itemRows(catalog, {
-      target: TARGET,
-      carries: new Set(['description', 'brand', 'images', 'variant_images', 'sku', 'gtin', 'category']),
-      warnings: run.warnings,
-    });
-    yield* tableParts(rows, {
-      header: HEADER,
-      rows: (item) =>
+  write: tableExport({
+    target: TARGET,
+    carries: new Set(['description', 'brand', 'images', 'variant_images', 'sku', 'gtin', 'category']),
+    header: HEADER,
+    rowsFor: ({ run, index }) => {
+      const merchant = index.head.merchant.name;
+      return (item) =>
         feedOffers(item, run, merchant, {
           target: TARGET,
           id: 100,
@@ -78,7 +73,7 @@ export const metaCatalogCsv: ExportWriter = {
             .join(','),
           offer.productType,
           offer.gtin,
-        ]),
-    });
-  },
+        ]);
+    },
+  }),
 };

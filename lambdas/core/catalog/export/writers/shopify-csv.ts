@@ -1,7 +1,6 @@
 import type { ExportWriter } from '../formats-types';
 import { RETAIL_JOBS } from '../formats-types';
-import { itemRows } from '../rows';
-import { limited, priceIn, tableParts } from '../tabular';
+import { limited, priceIn, tableExport } from '../tabular';
 import { textToHtml } from '../text';
 import { counted } from '../warnings';
 
@@ -49,29 +48,16 @@ export const shopifyCsv: ExportWriter = {
   contentType: 'text/csv',
   fileName: 'products.csv',
   jobTypes: RETAIL_JOBS,
-  async *write(run) {
-    const catalog = await run.catalog();
-    const { currency } = catalog.index.head;
-    const w = run.warnings;
-    const rows = itemRows(catalog, {
-      target: TARGET,
-      carries: new Set([
-        'description',
-        'brand',
-        'tags',
-        'images',
-        'variant_images',
-        'sku',
-        'gtin',
-        'category',
-      ]),
-      warnings: w,
-    });
-    yield* tableParts(rows, {
-      header: HEADER,
-      bom: true,
-      maxBytes: MAX_BYTES,
-      rows: ({ item, handle, categoryPath, optionNames, variants }) => {
+  write: tableExport({
+    target: TARGET,
+    carries: new Set(['description', 'brand', 'tags', 'images', 'variant_images', 'sku', 'gtin', 'category']),
+    header: HEADER,
+    bom: true,
+    maxBytes: MAX_BYTES,
+    rowsFor: ({ run, index }) => {
+      const { currency } = index.head;
+      const w = run.warnings;
+      return ({ item, handle, categoryPath, optionNames, variants }) => {
         const prices = variants.map((v) => priceIn(v.variant, currency));
         const unpriced = prices.filter((p) => p === null).length;
         if (unpriced > 0)
@@ -145,7 +131,7 @@ export const shopifyCsv: ExportWriter = {
           lines.push(cells);
         });
         return lines;
-      },
-    });
-  },
+      };
+    },
+  }),
 };

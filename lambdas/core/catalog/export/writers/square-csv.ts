@@ -1,7 +1,6 @@
 import type { ExportWriter } from '../formats-types';
 import { ALL_JOBS } from '../formats-types';
-import { itemRows } from '../rows';
-import { limited, priceIn, tableParts } from '../tabular';
+import { limited, priceIn, tableExport } from '../tabular';
 import { counted } from '../warnings';
 
 /**
@@ -36,19 +35,15 @@ export const squareCsv: ExportWriter = {
   contentType: 'text/csv',
   fileName: 'items.csv',
   jobTypes: ALL_JOBS,
-  async *write(run) {
-    const catalog = await run.catalog();
-    const { currency } = catalog.index.head;
-    const w = run.warnings;
-    const rows = itemRows(catalog, {
-      target: TARGET,
-      carries: new Set(['description', 'sku', 'gtin', 'category']),
-      warnings: w,
-    });
-    yield* tableParts(rows, {
-      header: HEADER,
-      bom: true,
-      rows: ({ item, sharesName, categoryPath, optionNames, variants }) => {
+  write: tableExport({
+    target: TARGET,
+    carries: new Set(['description', 'sku', 'gtin', 'category']),
+    header: HEADER,
+    bom: true,
+    rowsFor: ({ run, index }) => {
+      const { currency } = index.head;
+      const w = run.warnings;
+      return ({ item, sharesName, categoryPath, optionNames, variants }) => {
         const leaf = categoryPath.at(-1) ?? null;
         if (categoryPath.length > 1)
           w.add(
@@ -104,7 +99,7 @@ export const squareCsv: ExportWriter = {
             ...new Array<string>(6 - options.length).fill(''),
           ];
         });
-      },
-    });
-  },
+      };
+    },
+  }),
 };

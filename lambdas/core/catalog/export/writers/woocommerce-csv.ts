@@ -1,7 +1,6 @@
 import type { ExportWriter } from '../formats-types';
 import { RETAIL_JOBS } from '../formats-types';
-import { itemRows } from '../rows';
-import { priceIn, tableParts } from '../tabular';
+import { priceIn, tableExport } from '../tabular';
 import { textToHtml } from '../text';
 import { counted } from '../warnings';
 
@@ -47,29 +46,16 @@ export const woocommerceCsv: ExportWriter = {
   contentType: 'text/csv',
   fileName: 'products.csv',
   jobTypes: RETAIL_JOBS,
-  async *write(run) {
-    const catalog = await run.catalog();
-    const { currency } = catalog.index.head;
-    const w = run.warnings;
-    const rows = itemRows(catalog, {
-      target: TARGET,
-      carries: new Set([
-        'description',
-        'brand',
-        'tags',
-        'images',
-        'variant_images',
-        'sku',
-        'gtin',
-        'category',
-      ]),
-      warnings: w,
-    });
-    const parentSkus = new Set<string>();
-    yield* tableParts(rows, {
-      header: HEADER,
-      bom: true,
-      rows: ({ item, handle, categoryPath, optionNames, variants }) => {
+  write: tableExport({
+    target: TARGET,
+    carries: new Set(['description', 'brand', 'tags', 'images', 'variant_images', 'sku', 'gtin', 'category']),
+    header: HEADER,
+    bom: true,
+    rowsFor: ({ run, index }) => {
+      const { currency } = index.head;
+      const w = run.warnings;
+      const parentSkus = new Set<string>();
+      return ({ item, handle, categoryPath, optionNames, variants }) => {
         const blank = () => new Array<string>(HEADER.length).fill('');
         const product = blank();
         product[3] = item.name;
@@ -109,7 +95,7 @@ export const woocommerceCsv: ExportWriter = {
           return [product];
         }
         let parentSku = handle;
-        while (catalog.index.skus.has(parentSku.toLowerCase()) || parentSkus.has(parentSku.toLowerCase()))
+        while (index.skus.has(parentSku.toLowerCase()) || parentSkus.has(parentSku.toLowerCase()))
           parentSku = `${parentSku}-parent`;
         parentSkus.add(parentSku.toLowerCase());
         product[0] = 'variable';
@@ -151,7 +137,7 @@ export const woocommerceCsv: ExportWriter = {
             return line;
           }),
         ];
-      },
-    });
-  },
+      };
+    },
+  }),
 };

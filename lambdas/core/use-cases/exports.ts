@@ -110,12 +110,15 @@ export const deliveryLink = async (
   const response = first ? { contentType: first.content_type, fileName: first.name } : undefined;
   const link = await deps.exportFiles.presignDownload(exp.objectKey, DELIVERY_URL_TTL_SECONDS, response);
   if (!exp.files || exp.files.length < 2) return link;
+  // The first file is delivery_url's own object: its link is that one.
   const files = await Promise.all(
-    exp.files.map((f) =>
-      deps.exportFiles.presignDownload(f.key, DELIVERY_URL_TTL_SECONDS, {
-        contentType: f.content_type,
-        fileName: f.name,
-      }),
+    exp.files.map((f, i) =>
+      i === 0
+        ? link
+        : deps.exportFiles.presignDownload(f.key, DELIVERY_URL_TTL_SECONDS, {
+            contentType: f.content_type,
+            fileName: f.name,
+          }),
     ),
   );
   return { ...link, files };

@@ -69,12 +69,14 @@ const rowXml = (cells: readonly string[], onCut: () => void): string => {
   return `${xml}</row>`;
 };
 
+const ROW_MARKS = new RegExp(`<row r="${ROW}">|${ROW}`, 'g');
+
 /** Puts each row's number in place of ROW, counting rows as the sheet's text passes. */
 async function* numberRows(sheet: AsyncIterable<string | Uint8Array>): AsyncGenerator<string> {
   let row = 0;
   for await (const chunk of sheet) {
     const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-    yield text.replace(/<row r="\u0001">|\u0001/g, (match) => {
+    yield text.replace(ROW_MARKS, (match) => {
       if (match === ROW) return String(row);
       row += 1;
       return `<row r="${row}">`;

@@ -44,8 +44,8 @@ export const exportDocument = async (
   for await (const part of EXPORT_WRITERS[format].write({
     exportId: '6f1c1b1e-5d3a-4c55-9a51-7d2a8b0c9e10',
     open,
-    catalog: async () => {
-      catalog ??= await openStoredCatalog(open, slugOf);
+    catalog: async (needs) => {
+      catalog ??= await openStoredCatalog(open, slugOf, needs);
       return catalog;
     },
     openChanges:

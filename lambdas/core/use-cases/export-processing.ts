@@ -198,8 +198,8 @@ const writeExport = async (
   for await (const part of writer.write({
     exportId: exp.id,
     open,
-    catalog: async () => {
-      indexed ??= await openStoredCatalog(open, slugOf);
+    catalog: async (needs) => {
+      indexed ??= await openStoredCatalog(open, slugOf, needs);
       return indexed;
     },
     openChanges: hasChanges ? () => deps.catalogs.read(changesKey) : null,

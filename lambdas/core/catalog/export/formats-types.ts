@@ -1,7 +1,7 @@
 import type { ExportContentType } from '../../model';
 import type { JobType } from '../../schemas/job';
 import type { ExportPart } from './files';
-import type { CatalogOpener, StoredCatalog } from './stored-catalog';
+import type { CatalogOpener, IndexNeeds, StoredCatalog } from './stored-catalog';
 import type { ExportWarnings } from './warnings';
 
 /** What a writer is given: the stored catalog (indexed on first use), the job's changes, the request's options. */
@@ -10,7 +10,7 @@ export interface ExportRun {
   /** The stored catalog's bytes, opened afresh on each call. */
   readonly open: CatalogOpener;
   /** The catalog indexed for writers that need categories and modifier groups before the items. */
-  readonly catalog: () => Promise<StoredCatalog>;
+  readonly catalog: (needs?: IndexNeeds) => Promise<StoredCatalog>;
   /** The job's changes file (use-cases/changes.ts), or null when the job has none. */
   readonly openChanges: CatalogOpener | null;
   readonly linkTemplate: string | null;

@@ -162,7 +162,7 @@ export async function* itemRows(catalog: StoredCatalog, options: RowOptions): As
     const slug = slugOf(item.name);
     const optionNames =
       item.option_names.length > 0 ? item.option_names : item.variants.length > 1 ? [SYNTHETIC_OPTION] : [];
-    const sharesName = (index.handleCounts.get(slug) ?? 0) > 1;
+    const sharesName = index.handleCount(slug) > 1;
     yield {
       item,
       categoryPath: pathOf(index, paths, item.category_id),

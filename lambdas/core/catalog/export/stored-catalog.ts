@@ -77,12 +77,36 @@ export interface CatalogIndex {
   readonly head: CatalogHead;
   readonly categories: ReadonlyMap<string, Category>;
   readonly modifierGroups: ReadonlyMap<string, ModifierGroup>;
-  /** Handle (slug of the item's name) → how many items have it. */
-  readonly handleCounts: ReadonlyMap<string, number>;
-  /** Every variant SKU, lower case (a generated SKU must not take one). */
-  readonly skus: ReadonlySet<string>;
+  /** How many items have this handle (slug of the item's name); 1 when the writer did not ask for handles. */
+  handleCount(slug: string): number;
+  /** Whether a variant has this SKU (case-insensitive); false when the writer did not ask for SKUs. */
+  hasSku(sku: string): boolean;
   readonly itemCount: number;
 }
+
+/** What a writer needs indexed beyond categories and modifier groups (each costs memory per item). */
+export interface IndexNeeds {
+  readonly handles?: boolean;
+  readonly skus?: boolean;
+}
+
+/**
+ * A 53-bit hash of a string (cyrb53): the index keeps numbers, not the strings themselves, so that it costs
+ * a few dozen bytes an item. A collision (about one in a million for a million items) only makes a handle
+ * carry its item's id, or a generated SKU a suffix: never a wrong value.
+ */
+const hash53 = (text: string): number => {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+};
 
 export interface StoredCatalog {
   readonly index: CatalogIndex;
@@ -98,12 +122,13 @@ export interface StoredCatalog {
 export const openStoredCatalog = async (
   open: CatalogOpener,
   slugOf: (name: string) => string,
+  needs: IndexNeeds = {},
 ): Promise<StoredCatalog> => {
   let head: CatalogHead | null = null;
   const categories = new Map<string, Category>();
   const modifierGroups = new Map<string, ModifierGroup>();
-  const handleCounts = new Map<string, number>();
-  const skus = new Set<string>();
+  const handleCounts = new Map<number, number>();
+  const skus = new Set<number>();
   let itemCount = 0;
   for await (const entity of storedEntities(await open(), (h) => {
     head = h;
@@ -112,13 +137,23 @@ export const openStoredCatalog = async (
     else if (entity.list === 'modifier_groups') modifierGroups.set(entity.value.id, entity.value);
     else if (entity.list === 'items') {
       itemCount += 1;
-      const slug = slugOf(entity.value.name);
-      handleCounts.set(slug, (handleCounts.get(slug) ?? 0) + 1);
-      for (const v of entity.value.variants) if (v.sku !== null) skus.add(v.sku.toLowerCase());
+      if (needs.handles) {
+        const slug = hash53(slugOf(entity.value.name));
+        handleCounts.set(slug, (handleCounts.get(slug) ?? 0) + 1);
+      }
+      if (needs.skus)
+        for (const v of entity.value.variants) if (v.sku !== null) skus.add(hash53(v.sku.toLowerCase()));
     }
   }
   if (head === null) throw new Error('the stored catalog has no head line');
-  const index: CatalogIndex = { head, categories, modifierGroups, handleCounts, skus, itemCount };
+  const index: CatalogIndex = {
+    head,
+    categories,
+    modifierGroups,
+    handleCount: (slug) => (needs.handles ? (handleCounts.get(hash53(slug)) ?? 0) : 1),
+    hasSku: (sku) => needs.skus === true && skus.has(hash53(sku.toLowerCase())),
+    itemCount,
+  };
   return {
     index,
     async *items() {

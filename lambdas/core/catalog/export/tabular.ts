@@ -3,7 +3,7 @@ import type { ExportPart } from './files';
 import { splitParts } from './files';
 import type { ExportRun } from './formats-types';
 import { type CarriedField, type ItemRows, itemRows } from './rows';
-import type { CatalogIndex } from './stored-catalog';
+import type { CatalogIndex, IndexNeeds } from './stored-catalog';
 import { BOM, csvLine, decimalAmount, fitText } from './text';
 import { counted, type ExportWarnings } from './warnings';
 
@@ -89,6 +89,8 @@ export interface TableExport extends Omit<TableLayout, 'rows'> {
   /** The format's name in messages (`a Shopify product CSV`). */
   readonly target: string;
   readonly carries: ReadonlySet<CarriedField>;
+  /** Handles (unique URL handles, items of one name told apart), SKUs (generated SKUs kept apart). */
+  readonly needs?: IndexNeeds;
   /** Made once per export (a writer may keep what it needs across items there), then called per item. */
   readonly rowsFor: (context: TableContext) => TableLayout['rows'];
 }
@@ -99,7 +101,7 @@ export interface TableExport extends Omit<TableLayout, 'rows'> {
  */
 export const tableExport = (spec: TableExport) =>
   async function* (run: ExportRun): AsyncGenerator<ExportPart> {
-    const catalog = await run.catalog();
+    const catalog = await run.catalog(spec.needs);
     const items = itemRows(catalog, { target: spec.target, carries: spec.carries, warnings: run.warnings });
     yield* tableParts(items, { ...spec, rows: spec.rowsFor({ run, index: catalog.index }) });
   };

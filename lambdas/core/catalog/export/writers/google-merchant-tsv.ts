@@ -42,6 +42,7 @@ export const googleMerchantTsv: ExportWriter = {
   jobTypes: RETAIL_JOBS,
   write: tableExport({
     target: TARGET,
+    needs: { handles: true },
     carries: new Set(['description', 'brand', 'images', 'variant_images', 'sku', 'gtin', 'category']),
     header: HEADER,
     delimiter: '\t',

@@ -39,6 +39,7 @@ export const metaCatalogCsv: ExportWriter = {
   jobTypes: RETAIL_JOBS,
   write: tableExport({
     target: TARGET,
+    needs: { handles: true },
     carries: new Set(['description', 'brand', 'images', 'variant_images', 'sku', 'gtin', 'category']),
     header: HEADER,
     rowsFor: ({ run, index }) => {

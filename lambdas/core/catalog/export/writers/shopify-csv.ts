@@ -50,6 +50,7 @@ export const shopifyCsv: ExportWriter = {
   jobTypes: RETAIL_JOBS,
   write: tableExport({
     target: TARGET,
+    needs: { handles: true },
     carries: new Set(['description', 'brand', 'tags', 'images', 'variant_images', 'sku', 'gtin', 'category']),
     header: HEADER,
     bom: true,

@@ -37,6 +37,7 @@ export const squareCsv: ExportWriter = {
   jobTypes: ALL_JOBS,
   write: tableExport({
     target: TARGET,
+    needs: { handles: true },
     carries: new Set(['description', 'sku', 'gtin', 'category']),
     header: HEADER,
     bom: true,

@@ -48,6 +48,7 @@ export const woocommerceCsv: ExportWriter = {
   jobTypes: RETAIL_JOBS,
   write: tableExport({
     target: TARGET,
+    needs: { handles: true, skus: true },
     carries: new Set(['description', 'brand', 'tags', 'images', 'variant_images', 'sku', 'gtin', 'category']),
     header: HEADER,
     bom: true,
@@ -95,7 +96,7 @@ export const woocommerceCsv: ExportWriter = {
           return [product];
         }
         let parentSku = handle;
-        while (index.skus.has(parentSku.toLowerCase()) || parentSkus.has(parentSku.toLowerCase()))
+        while (index.hasSku(parentSku) || parentSkus.has(parentSku.toLowerCase()))
           parentSku = `${parentSku}-parent`;
         parentSkus.add(parentSku.toLowerCase());
         product[0] = 'variable';

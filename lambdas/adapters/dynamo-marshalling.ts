@@ -1,5 +1,3 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   if (value === null || typeof value !== 'object') return false;
   const proto = Object.getPrototypeOf(value);
@@ -9,6 +7,12 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
 /**
  * Returns `value` with every plain object that has its own `constructor` key replaced by a Map of its
  * entries (the same reference when there is none, which is nearly always).
+ *
+ * The SDK's marshaller (util-dynamodb) tells what a value is by `value.constructor.name`, so a client's
+ * plain object with its own `constructor` key is mistaken for something else: `{"constructor": "c"}` in
+ * metadata for a class instance (an error, so a 500), `{"constructor": {"name": "Set"}}` in
+ * client_mappings for a Set. As Maps they are marshalled entry by entry whatever the keys; reading them
+ * back needs nothing (unmarshalling builds plain objects).
  */
 export const shieldConstructorKeys = (value: unknown): unknown => {
   if (Array.isArray(value)) {
@@ -29,20 +33,4 @@ export const shieldConstructorKeys = (value: unknown): unknown => {
   });
   if (!changed) return value;
   return Object.hasOwn(value, 'constructor') ? new Map(entries) : Object.fromEntries(entries);
-};
-
-/**
- * The SDK's marshaller (util-dynamodb) tells what a value is by `value.constructor.name`, so a client's
- * plain object with its own `constructor` key is mistaken for something else: `{"constructor": "c"}` in
- * metadata for a class instance (an error, so a 500), `{"constructor": {"name": "Set"}}` in
- * client_mappings for a Set. This middleware hands such objects to it as Maps, which it marshals entry by
- * entry whatever the keys; reading them back needs nothing (unmarshalling builds plain objects).
- */
-export const shieldMarshalling = (doc: DynamoDBDocumentClient): DynamoDBDocumentClient => {
-  doc.middlewareStack.add(
-    (next) => async (args) =>
-      next({ ...args, input: shieldConstructorKeys(args.input) as typeof args.input }),
-    { step: 'initialize', name: 'shieldConstructorKeys' },
-  );
-  return doc;
 };

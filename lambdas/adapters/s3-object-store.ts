@@ -1,13 +1,7 @@
 import { createHash } from 'node:crypto';
 import { NotFoundError } from '../core/errors';
-import type {
-  Clock,
-  DownloadResponse,
-  ObjectStore,
-  PresignedUpload,
-  SignedUrl,
-  WrittenObject,
-} from '../core/ports';
+import type { PresignedUpload } from '../core/model';
+import type { Clock, DownloadResponse, ObjectStore, SignedUrl, WrittenObject } from '../core/ports';
 import { translateAwsErrors } from './aws-errors';
 import { AwsHttp, type CredentialSource } from './aws-http';
 import { postPolicyFields } from './s3-post-policy';

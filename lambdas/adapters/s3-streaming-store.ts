@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { DownloadResponse, ObjectStore, PresignedUpload, SignedUrl, WrittenObject } from '../core/ports';
+import type { PresignedUpload } from '../core/model';
+import type { DownloadResponse, ObjectStore, SignedUrl, WrittenObject } from '../core/ports';
 import { translateAwsErrors } from './aws-errors';
 import type { S3ObjectStore } from './s3-object-store';
 

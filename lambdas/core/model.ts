@@ -1,8 +1,8 @@
-import type { JobResults } from './catalog/finishing/results';
-import type { PresignedUpload } from './ports';
-import type { ExportFormat, ExportState } from './schemas/export';
+import type { ExportContentType, ExportFormat, ExportState } from './schemas/export';
 import type { FileState } from './schemas/file';
 import type { JobData, JobState, JobType, ProcessingType } from './schemas/job';
+import type { JobResults } from './schemas/results';
+import type { ExportWarningCode } from './schemas/warning-codes';
 
 /** A problem object (RFC 9457) as stored on a failed job or export. */
 export interface Problem {
@@ -42,15 +42,6 @@ export interface JobRecord {
   readonly leaseUntil?: string | null;
 }
 
-/** What an export file is: `application/json`, `text/csv`, `text/tab-separated-values` or an XLSX workbook. */
-export const EXPORT_CONTENT_TYPES = [
-  'application/json',
-  'text/csv',
-  'text/tab-separated-values',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-] as const;
-export type ExportContentType = (typeof EXPORT_CONTENT_TYPES)[number];
-
 export interface ExportFile {
   readonly content_type: ExportContentType;
   readonly size_bytes: number;
@@ -66,7 +57,7 @@ export interface StoredExportFile extends ExportFile {
 
 /** What a format could not carry, or changed to make the target accept the file: one entry per reason. */
 export interface ExportWarning {
-  readonly code: string;
+  readonly code: ExportWarningCode;
   /** The catalog field concerned (`modifier_groups`, `variants.price`), or null. */
   readonly field: string | null;
   /** How many items (or variants, as the message says) it concerns. */
@@ -195,3 +186,17 @@ export const fileResource = (file: FileRecord, upload: PresignedUpload | null) =
   created_at: file.createdAt,
 });
 export type FileResource = ReturnType<typeof fileResource>;
+
+/**
+ * A presigned upload (SPEC 3.3, 9), two ways to the same object until `expiresAt`: `putUrl`, where the client
+ * PUTs the bytes (SPEC 3.3), and the form at `url` with `fields`, which the client POSTs as multipart/form-data
+ * (fields first, the file last) and which the store itself refuses over `maxBytes`, with another key or
+ * Content-Type, or late.
+ */
+export interface PresignedUpload {
+  readonly putUrl: string;
+  readonly url: string;
+  readonly fields: Readonly<Record<string, string>>;
+  readonly maxBytes: number;
+  readonly expiresAt: string;
+}

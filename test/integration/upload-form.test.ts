@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { S3Client } from '@aws-sdk/client-s3';
-import type { PresignedUpload } from '../../lambdas/core/ports';
+import type { PresignedUpload } from '../../lambdas/core/model';
 import { loadConfig } from '../../lambdas/shared/config';
 import { objectStore } from '../../lambdas/shared/wiring';
 import { startUploadForms, type UploadFormServer } from '../../lib/local/upload-form';

@@ -1,25 +1,6 @@
+import type { CatalogChanges as Changes } from '../../../lambdas/core/schemas/changes';
+
 /** `results.changes` (SPEC 5.5) as the job shows it: what changed since the merchant's previous catalog. */
-interface FieldChange {
-  readonly field: string;
-  readonly variant_id: string | null;
-  readonly before: unknown;
-  readonly after: unknown;
-}
-
-interface Changes {
-  readonly since_job_id: string;
-  readonly items_added: number;
-  readonly items_removed: number;
-  readonly items_changed: number;
-  readonly prices_changed: number;
-  readonly first: readonly {
-    change: string;
-    item_id: string;
-    name: string;
-    fields: readonly FieldChange[];
-  }[];
-}
-
 const isChanges = (value: unknown): value is Changes =>
   value !== null &&
   typeof value === 'object' &&

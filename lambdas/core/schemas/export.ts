@@ -26,6 +26,15 @@ export const EXPORT_FORMATS = [
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const DEFAULT_EXPORT_FORMAT: ExportFormat = 'catalog_json';
 
+/** What an export file is: `application/json`, `text/csv`, `text/tab-separated-values` or an XLSX workbook. */
+export const EXPORT_CONTENT_TYPES = [
+  'application/json',
+  'text/csv',
+  'text/tab-separated-values',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+] as const;
+export type ExportContentType = (typeof EXPORT_CONTENT_TYPES)[number];
+
 /** The formats whose offers need a product page URL (`link`): Google Merchant Center and Meta. */
 export const LINKED_FORMATS: readonly ExportFormat[] = ['google_merchant_tsv', 'meta_catalog_csv'];
 

@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { catalogDocumentSchema } from '../catalog/document';
-import { jobResultsSchema } from '../catalog/finishing/results';
-import { EXPORT_CONTENT_TYPES } from '../model';
-import { EXPORT_FORMATS, EXPORT_STATES } from './export';
+import { catalogDocumentSchema } from '../catalog';
+import { EXPORT_CONTENT_TYPES, EXPORT_FORMATS, EXPORT_STATES } from './export';
 import { FILE_STATES } from './file';
 import { JOB_STATES, JOB_TYPES, jobSchema, PROCESSING_TYPES } from './job';
+import { jobResultsSchema } from './results';
+import { EXPORT_WARNING_CODES } from './warning-codes';
 
 /**
  * Zod schemas of every response body the API answers, and of the callback it sends: the shapes that
@@ -105,11 +105,13 @@ export const exportPartSchema = z.strictObject({
 
 /** What a format could not carry, or had to change for its target to accept the file. */
 export const exportWarningSchema = z.strictObject({
-  code: z.string().meta({
+  code: z.enum(EXPORT_WARNING_CODES).meta({
     description:
       'Stable reason: `not_carried` (a field the format has no place for), `value_too_long` (cut to the ' +
-      'target’s limit), `no_price`, `no_image`, `left_out`, `changed` (written differently so that the ' +
-      'target accepts it), `split` (files over the target’s size limit).',
+      'target’s limit), `no_price` (variants without a price in the export’s currency, written as a placeholder), `left_out` (not ' +
+      'written: the target would refuse it), `changed` (written differently so that the target accepts it), ' +
+      '`assumed` (a value the target requires and the catalog lacks, written as its default), `split` (files ' +
+      'over the target’s size limit).',
   }),
   field: z.string().nullable().meta({ description: 'The catalog field concerned, e.g. `modifier_groups`.' }),
   count: int.meta({ description: 'How many items (or variants, as the message says).' }),

@@ -1,5 +1,4 @@
 import {
-  type CatalogChanges,
   type CatalogDocument,
   type Category,
   type CategoryPaths,
@@ -9,9 +8,10 @@ import {
   diffCatalogs,
   type Item,
   storedEntities,
-} from '../catalog/index';
+} from '../catalog';
 import type { JobRecord } from '../model';
 import { type Clock, type JobRepository, type ObjectStore, objectKeys } from '../ports';
+import type { CatalogChanges } from '../schemas/changes';
 
 export interface ChangesDeps {
   readonly jobs: Pick<JobRepository, 'findPreviousCompleted'>;

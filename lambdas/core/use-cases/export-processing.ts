@@ -5,7 +5,7 @@ import {
   openStoredCatalog,
   type StoredCatalog,
   slugOf,
-} from '../catalog/index';
+} from '../catalog';
 import { ConflictError, NotFoundError } from '../errors';
 import type { ExportRecord, JobRecord, Problem, StoredExportFile } from '../model';
 import { problem } from '../model';

@@ -1,4 +1,4 @@
-import { formatFitsJob } from '../catalog/index';
+import { formatFitsJob } from '../catalog';
 import { DependencyUnavailableError, JobNotExportableError, NotFoundError, ValidationError } from '../errors';
 import type { DeliveryLink, ExportRecord } from '../model';
 import type { Clock, ExportRepository, IdGenerator, JobRepository, ObjectStore, WorkQueue } from '../ports';

@@ -1,4 +1,4 @@
-import type { ExportContentType } from '../../model';
+import type { ExportContentType } from '../../schemas/export';
 import type { JobType } from '../../schemas/job';
 import type { ExportPart } from './files';
 import type { CatalogOpener, IndexNeeds, StoredCatalog } from './stored-catalog';

@@ -1,4 +1,5 @@
 import type { ExportWarning } from '../../model';
+import type { ExportWarningCode } from '../../schemas/warning-codes';
 
 /**
  * What an export could not carry, or had to change so that its target accepts the file (SPEC 3.2
@@ -7,7 +8,7 @@ import type { ExportWarning } from '../../model';
 export class ExportWarnings {
   private readonly entries = new Map<
     string,
-    { code: string; field: string | null; count: number; message: (count: number) => string }
+    { code: ExportWarningCode; field: string | null; count: number; message: (count: number) => string }
   >();
 
   /**
@@ -15,7 +16,7 @@ export class ExportWarnings {
    *
    * @example warnings.add('not_carried', 'modifier_groups', (n) => `${n} items have modifiers …`);
    */
-  add(code: string, field: string | null, message: (count: number) => string, by = 1): void {
+  add(code: ExportWarningCode, field: string | null, message: (count: number) => string, by = 1): void {
     const key = `${code}\n${field ?? ''}`;
     const entry = this.entries.get(key);
     if (entry !== undefined) entry.count += by;

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { CatalogChanges } from '../../../../lambdas/core/catalog/index';
 import type { JobRecord } from '../../../../lambdas/core/model';
 import type { OutboundRequest } from '../../../../lambdas/core/ports';
 import { objectKeys } from '../../../../lambdas/core/ports';
+import type { CatalogChanges } from '../../../../lambdas/core/schemas/changes';
+import { FIRST_CHANGES_CHARS } from '../../../../lambdas/core/schemas/changes';
 import { processExport } from '../../../../lambdas/core/use-cases/export-processing';
 import { createExport } from '../../../../lambdas/core/use-cases/exports';
 import { processJob } from '../../../../lambdas/core/use-cases/job-processing';
@@ -161,7 +162,7 @@ describe('changes between one merchant’s catalogs', () => {
 
 describe('results.changes stays small enough for the job record', () => {
   it('lists at most 20 fields of a change and at most 100,000 characters of changes', async () => {
-    const { ChangeSummary, FIRST_CHANGES_CHARS } = await import('../../../../lambdas/core/catalog/index');
+    const { ChangeSummary } = await import('../../../../lambdas/core/catalog/index');
     const summary = new ChangeSummary('5b1a4c7e-0d2f-4e6a-8b9c-1d2e3f4a5b6c');
     const fields = Array.from({ length: 1000 }, (_, i) => ({
       field: 'price',

@@ -1,5 +1,6 @@
+import type { ItemChange } from '../../../schemas/changes';
 import { bufferChunks } from '../../bytes';
-import { ChangeSummary, changesDocumentChunks, type ItemChange } from '../../changes';
+import { ChangeSummary, changesDocumentChunks } from '../../changes';
 import type { ExportWriter } from '../formats-types';
 import { ALL_JOBS } from '../formats-types';
 

@@ -110,8 +110,9 @@ export const exportWarningSchema = z.strictObject({
       'Stable reason: `not_carried` (a field the format has no place for), `value_too_long` (cut to the ' +
       'target’s limit), `no_price` (variants without a price in the export’s currency, written as a placeholder), `left_out` (not ' +
       'written: the target would refuse it), `changed` (written differently so that the target accepts it), ' +
-      '`assumed` (a value the target requires and the catalog lacks, written as its default), `split` (files ' +
-      'over the target’s size limit).',
+      '`assumed` (a value the target requires and the catalog lacks, written as its default), `formula_like` ' +
+      '(values beginning with =, +, - or @ written as they are in a platform’s import file; a spreadsheet ' +
+      'program opening it may run them), `split` (files over the target’s size limit).',
   }),
   field: z.string().nullable().meta({ description: 'The catalog field concerned, e.g. `modifier_groups`.' }),
   count: int.meta({ description: 'How many items (or variants, as the message says).' }),

@@ -75,6 +75,11 @@ export const EXPORT_WARNING_CODES = [
   'changed',
   /** A value the target requires that the catalog does not hold, written as its documented default. */
   'assumed',
+  /**
+   * Values that begin with `=`, `+`, `-` or `@`, written as they are in a platform's import file (its
+   * importer takes cells literally): a spreadsheet program opening the file may run them as formulas.
+   */
+  'formula_like',
   /** The file was split into several to fit the target's size or object limit. */
   'split',
 ] as const;

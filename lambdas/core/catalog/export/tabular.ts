@@ -1,4 +1,5 @@
 import type { Price, Variant } from '../document';
+import { formulaLike } from '../formula-text';
 import type { ExportPart } from './files';
 import { splitParts } from './files';
 import type { ExportRun } from './formats-types';
@@ -15,7 +16,45 @@ export interface TableLayout {
   /** The target's size limit: larger files are split, each with the header. */
   readonly maxBytes?: number;
   readonly rows: (item: ItemRows) => readonly (readonly string[])[];
+  /**
+   * Cells a spreadsheet program would run as formulas (formula-text.ts). A file for people (`csv`) marks
+   * them as text with an apostrophe, and so does a platform whose importer takes the mark off (WooCommerce);
+   * another platform's import file writes them as they are, since its importer takes each cell literally
+   * and would keep the apostrophe as part of the value, and says so in the warnings with the columns
+   * concerned.
+   */
+  readonly formulas: FormulaMark | FormulaNotice;
 }
+
+export interface FormulaMark {
+  /** The cell as written: marked as text where it would run as a formula. */
+  readonly mark: (cell: string) => string;
+}
+
+export interface FormulaNotice {
+  readonly mark: null;
+  readonly warnings: ExportWarnings;
+  /** The format's name in messages (`a Shopify product CSV`). */
+  readonly target: string;
+}
+
+/** Writes formula-like cells as they are, counting them and the columns they are in. */
+const noticeFormulas = (header: readonly string[], notice: FormulaNotice) => {
+  const columns = new Set<string>();
+  return (cells: readonly string[]): readonly string[] => {
+    cells.forEach((cell, i) => {
+      if (!formulaLike(cell)) return;
+      columns.add(header[i] ?? `column ${i + 1}`);
+      notice.warnings.add(
+        'formula_like',
+        null,
+        (n) =>
+          `${counted(n, 'value')} (in ${[...columns].join(', ')}) begin with =, +, - or @ and were written as they are in ${notice.target}: its platform takes each cell literally, so an apostrophe to protect them would become part of the value. Import the file without opening it in a spreadsheet program, which may run such a cell as a formula`,
+      );
+    });
+    return cells;
+  };
+};
 
 /**
  * Writes items as delimited text parts. Cells are quoted as RFC 4180 says; a TSV has no quoting (Google's
@@ -26,9 +65,16 @@ export const tableParts = (
   layout: TableLayout,
 ): AsyncIterable<ExportPart> => {
   const delimiter = layout.delimiter ?? ',';
-  const line = (cells: readonly string[]) =>
+  const write = (cells: readonly string[]) =>
     delimiter === '\t' ? `${cells.join('\t')}\n` : `${csvLine(cells, delimiter)}\n`;
-  const header = `${layout.bom ? BOM : ''}${line(layout.header)}`;
+  const { formulas } = layout;
+  const { mark } = formulas;
+  const guard =
+    mark === null
+      ? noticeFormulas(layout.header, { ...formulas, mark })
+      : (cells: readonly string[]) => cells.map((cell) => mark(cell));
+  const line = (cells: readonly string[]) => write(guard(cells));
+  const header = `${layout.bom ? BOM : ''}${write(layout.header)}`;
   return splitParts(items, {
     maxBytes: layout.maxBytes,
     items: () => 1,
@@ -85,7 +131,7 @@ export interface TableContext {
   readonly index: CatalogIndex;
 }
 
-export interface TableExport extends Omit<TableLayout, 'rows'> {
+export interface TableExport extends Omit<TableLayout, 'rows' | 'formulas'> {
   /** The format's name in messages (`a Shopify product CSV`). */
   readonly target: string;
   readonly carries: ReadonlySet<CarriedField>;
@@ -93,6 +139,8 @@ export interface TableExport extends Omit<TableLayout, 'rows'> {
   readonly needs?: IndexNeeds;
   /** Made once per export (a writer may keep what it needs across items there), then called per item. */
   readonly rowsFor: (context: TableContext) => TableLayout['rows'];
+  /** How the platform's importer reads a cell marked as text, if it takes the mark off (formula-text.ts). */
+  readonly markFormulas?: (cell: string) => string;
 }
 
 /**
@@ -103,5 +151,11 @@ export const tableExport = (spec: TableExport) =>
   async function* (run: ExportRun): AsyncGenerator<ExportPart> {
     const catalog = await run.catalog(spec.needs);
     const items = itemRows(catalog, { target: spec.target, carries: spec.carries, warnings: run.warnings });
-    yield* tableParts(items, { ...spec, rows: spec.rowsFor({ run, index: catalog.index }) });
+    yield* tableParts(items, {
+      ...spec,
+      rows: spec.rowsFor({ run, index: catalog.index }),
+      formulas: spec.markFormulas
+        ? { mark: spec.markFormulas }
+        : { mark: null, warnings: run.warnings, target: spec.target },
+    });
   };

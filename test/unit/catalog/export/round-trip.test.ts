@@ -169,6 +169,37 @@ describe('export round trip: every format the service also reads gives the same 
     for (const format of READ_BACK) await expectRoundTrip(built.document, format);
   });
 
+  it.each(READ_BACK)('%s: text a spreadsheet would run as a formula comes back as it was', async (format) => {
+    const id = makeEntityIds('8e9c4d1a-3b2f-4c6d-9e8f-7a6b5c4d3e2f');
+    const itemId = id('item', '=1+1');
+    const parsed = parseCatalogDocument({
+      format_version: 2,
+      job_id: '8e9c4d1a-3b2f-4c6d-9e8f-7a6b5c4d3e2f',
+      job_type: 'new_retail_catalog',
+      generated_at: '2025-01-02T03:04:05.000Z',
+      language: 'en_us',
+      currency: 'USD',
+      merchant: { name: 'Test Shop', address: null, token: null },
+      categories: [{ id: id('category', '@Home'), name: '@Home', parent_id: null, sort: 0 }],
+      items: [
+        {
+          id: itemId,
+          name: '=1+1',
+          description: '+ Fresh, - salt',
+          category_id: id('category', '@Home'),
+          brand: '@brand',
+          tags: ['-sale'],
+          images: [{ url: `https://img.example/${itemId}.jpg`, width: null, height: null }],
+          variants: [
+            { id: id('variant', `${itemId}/0`), sku: '-SKU-1', price: { amount: 500, currency: 'USD' } },
+          ],
+        },
+      ],
+    });
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+    await expectRoundTrip(parsed.document, format);
+  });
+
   const WORDS = [
     'Tee',
     'Mug',

@@ -1,3 +1,4 @@
+import { strFromU8, unzipSync } from 'fflate';
 import { csvLine, decimalAmount, slugOf } from '../../../../lambdas/core/catalog/export/text';
 import {
   type CatalogDocument,
@@ -385,5 +386,48 @@ describe('xlsx, csv and changes', () => {
     const doc = JSON.parse(text(out.files[0]));
     expect(doc).toMatchObject({ format: 'catalog_changes', since_job_id: null, summary: { items_added: 2 } });
     expect(doc.changes.map((c: { change: string }) => c.change)).toEqual(['added', 'added']);
+  });
+});
+
+describe('formula-like text (spreadsheet formula injection)', () => {
+  const RISKY = '=HYPERLINK("https://evil.example","Click")';
+  const risky = () =>
+    documentOf([
+      { name: RISKY, description: '@SUM(A1)', brand: '+1 Brand', tags: ['-x'], variants: [{ sku: '-5' }] },
+    ]);
+
+  it('csv marks cells a spreadsheet would run with an apostrophe, and leaves numbers alone', async () => {
+    const out = await exportDocument(risky(), 'csv');
+    const row = text(out.files[0]).split('\n')[1] ?? '';
+    expect(row).toContain(`"'=HYPERLINK(""https://evil.example"",""Click"")"`);
+    expect(row).toContain(",'@SUM(A1),'+1 Brand,'-x,");
+    expect(row).toContain(',-5,');
+    expect(out.warnings.map((w) => w.code)).not.toContain('formula_like');
+  });
+
+  it('xlsx writes every cell as a string, never as a formula', async () => {
+    const book = await exportDocument(risky(), 'xlsx');
+    const sheet = strFromU8(
+      unzipSync(new Uint8Array(book.files[0] ?? []))['xl/worksheets/sheet1.xml'] ?? new Uint8Array(),
+    );
+    expect(sheet).not.toMatch(/<f[ >]/);
+    expect(sheet).toContain(
+      't="inlineStr"><is><t xml:space="preserve">=HYPERLINK("https://evil.example","Click")</t>',
+    );
+  });
+
+  it('woocommerce_csv marks them as its own exporter does (its importer takes the apostrophe off)', async () => {
+    const out = await exportDocument(risky(), 'woocommerce_csv');
+    expect(text(out.files[0])).toContain(`"'=HYPERLINK(""https://evil.example"",""Click"")"`);
+    expect(out.warnings.map((w) => w.code)).not.toContain('formula_like');
+  });
+
+  it('a platform that takes cells literally gets them as they are, with a warning naming the columns', async () => {
+    const out = await exportDocument(risky(), 'shopify_csv');
+    expect(text(out.files[0])).toContain(`"=HYPERLINK(""https://evil.example"",""Click"")"`);
+    expect(text(out.files[0])).not.toContain(`'=HYPERLINK`);
+    const warning = out.warnings.find((w) => w.code === 'formula_like');
+    expect(warning?.message).toMatch(/Title/);
+    expect(warning?.count).toBeGreaterThan(0);
   });
 });

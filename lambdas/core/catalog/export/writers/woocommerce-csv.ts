@@ -1,3 +1,4 @@
+import { markLikeWooCommerce } from '../../formula-text';
 import type { ExportWriter } from '../formats-types';
 import { RETAIL_JOBS } from '../formats-types';
 import { priceIn, tableExport } from '../tabular';
@@ -52,6 +53,8 @@ export const woocommerceCsv: ExportWriter = {
     carries: new Set(['description', 'brand', 'tags', 'images', 'variant_images', 'sku', 'gtin', 'category']),
     header: HEADER,
     bom: true,
+    // Its importer takes an apostrophe before =, +, - or @ off (formula-text.ts): the file may be opened safely.
+    markFormulas: markLikeWooCommerce,
     rowsFor: ({ run, index }) => {
       const { currency } = index.head;
       const w = run.warnings;

@@ -9,7 +9,8 @@ import { counted } from '../warnings';
 /**
  * `xlsx`: the `csv` export's rows as an Excel workbook of one sheet, streamed: the sheet XML is written row
  * by row into a deflated ZIP entry (fflate), with inline strings (a shared-string table would need every
- * string before the first row). Excel's limits: 1,048,576 rows a sheet (a larger catalog is split into
+ * string before the first row). Every cell is a string cell, never a formula (`<f>`), so text beginning with
+ * `=`, `+`, `-` or `@` is shown as text and read back as it was, with no apostrophe needed. Excel's limits: 1,048,576 rows a sheet (a larger catalog is split into
  * several workbooks, an item never across two) and 32,767 characters a cell.
  */
 const MAX_ROWS = 1_048_576;

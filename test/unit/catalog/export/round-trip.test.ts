@@ -287,10 +287,14 @@ describe('export round trip: every format the service also reads gives the same 
       return parsed.document;
     });
 
-  it.each(READ_BACK)('%s: property over generated catalogs', async (format) => {
-    await fc.assert(
-      fc.asyncProperty(catalogArb, (document) => expectRoundTrip(document, format)),
-      { numRuns: 25 },
-    );
-  });
+  it.each(READ_BACK)(
+    '%s: property over generated catalogs',
+    async (format) => {
+      await fc.assert(
+        fc.asyncProperty(catalogArb, (document) => expectRoundTrip(document, format)),
+        { numRuns: 25 },
+      );
+    },
+    60_000,
+  );
 });

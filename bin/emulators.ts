@@ -24,7 +24,7 @@ console.log(
     env: lambdaEnvironment(resources, {
       dynamodb: emulators.dynamodb,
       aws: emulators.aws,
-      uploadForm: emulators.uploadForm,
+      storage: emulators.storage.url,
     }),
     deadLetterQueueUrls: resources.deadLetterQueueUrls,
   }),

@@ -1,4 +1,5 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   if (value === null || typeof value !== 'object') return false;
@@ -46,3 +47,14 @@ export const shieldMarshalling = (doc: DynamoDBDocumentClient): DynamoDBDocument
   );
   return doc;
 };
+
+/**
+ * The document client every repository writes through: undefined attributes left out (optional fields of
+ * the records), no class instance taken for a map, and client objects with a `constructor` key shielded.
+ */
+export const documentClient = (client: DynamoDBClient): DynamoDBDocumentClient =>
+  shieldMarshalling(
+    DynamoDBDocumentClient.from(client, {
+      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+    }),
+  );

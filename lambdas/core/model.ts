@@ -139,6 +139,7 @@ export const fileResource = (file: FileRecord, upload: PresignedUpload | null) =
   filename: file.filename,
   content_type: file.contentType,
   upload_url: upload?.putUrl ?? null,
+  upload_headers: upload?.putHeaders ?? null,
   upload_form: upload ? { url: upload.url, fields: upload.fields } : null,
   upload_expires_at: upload?.expiresAt ?? null,
   size_bytes: file.sizeBytes,

@@ -19,7 +19,7 @@ import type {
 } from '../core/ports';
 import type { JobSettings } from '../core/use-cases/jobs';
 import { type Config, loadConfig } from './config';
-import { streamingObjectStore } from './streaming-store';
+import { tracedObjectStore } from './traced-store';
 import {
   basics,
   credentialRepository,
@@ -85,9 +85,9 @@ export const buildDeps = (config: Config, overrides: Partial<AppDeps> = {}): App
     idempotency: idempotencyStore(config),
     outbox: outboxReader(config),
     queue: workQueue(config),
-    uploads: streamingObjectStore(config, 'uploads', clock),
-    catalogs: streamingObjectStore(config, 'catalogs', clock),
-    exportFiles: streamingObjectStore(config, 'exports', clock),
+    uploads: tracedObjectStore(config, 'uploads', clock),
+    catalogs: tracedObjectStore(config, 'catalogs', clock),
+    exportFiles: tracedObjectStore(config, 'exports', clock),
     http: guardedHttp(config),
     retryDelays: config.callbackRetryDelays,
     clock,

@@ -6,14 +6,10 @@
 
 import { parseArgs } from 'node:util';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
-import {
-  AwsHttp,
-  AwsJsonApi,
-  type CredentialSource,
-  staticCredentials,
-} from '../../lambdas/adapters/aws-http';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoCredentialRepository } from '../../lambdas/adapters/dynamo-credential-repository';
 import { DynamoDocumentTable } from '../../lambdas/adapters/dynamo-document';
+import { documentClient } from '../../lambdas/adapters/dynamo-marshalling';
 import type { Scope } from '../../lambdas/core/auth';
 import { DomainError } from '../../lambdas/core/errors';
 import type { CredentialRepository } from '../../lambdas/core/ports';
@@ -99,19 +95,21 @@ const resolveTarget = async (
   );
 };
 
-const LOCAL_CREDENTIALS = staticCredentials({ accessKeyId: 'local', secretAccessKey: 'local' });
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
-const dynamoRepository = (target: Target, credentials: CredentialSource): CredentialRepository =>
+/**
+ * The table's credential records through the SDK's document client: the emulator's credentials locally;
+ * deployed, the SDK's own chain for the profile (SSO, assumed roles, ...), as the AWS CLI resolves it.
+ */
+const dynamoRepository = (target: Target): CredentialRepository =>
   new DynamoCredentialRepository({
     db: new DynamoDocumentTable(
-      new AwsJsonApi(
-        new AwsHttp({
-          service: 'dynamodb',
+      documentClient(
+        new DynamoDBClient({
           region: target.region,
-          endpoint: target.dynamodbEndpoint,
-          credentials,
+          ...(target.dynamodbEndpoint ? { endpoint: target.dynamodbEndpoint } : {}),
+          ...(target.local ? { credentials: LOCAL_CREDENTIALS } : { profile: target.profile }),
         }),
-        'DynamoDB_20120810',
       ),
     ),
     tableName: target.tableName,
@@ -162,8 +160,7 @@ export const runKeys = async (argv: readonly string[], environment: KeysEnvironm
     const apigw = target.local
       ? undefined
       : new APIGatewayClient({ region: target.region, profile: target.profile });
-    const credentialsSource: CredentialSource = apigw ? () => apigw.config.credentials() : LOCAL_CREDENTIALS;
-    const credentials = (environment.repository ?? ((t) => dynamoRepository(t, credentialsSource)))(target);
+    const credentials = (environment.repository ?? dynamoRepository)(target);
     const deps = { credentials, clock: { now: () => new Date() } };
 
     switch (command) {

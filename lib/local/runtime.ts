@@ -75,7 +75,7 @@ const importHandler = async <T>(relative: string): Promise<T> => {
  */
 export const startLocalRuntime = async (options: LocalRuntimeOptions = {}): Promise<LocalRuntime> => {
   const log = options.log ?? (() => undefined);
-  const emulators = await startEmulators({ dataDir: options.dataDir, reset: options.reset });
+  const emulators = await startEmulators({ dataDir: options.dataDir, reset: options.reset, log });
   try {
     return await serve(options, emulators, log);
   } catch (error) {
@@ -123,7 +123,7 @@ const serve = async (
     ...lambdaEnvironment(resources, {
       dynamodb: emulators.dynamodb,
       aws: emulators.aws,
-      uploadForm: emulators.uploadForm,
+      storage: emulators.storage.url,
     }),
     ...options.env,
   };
@@ -226,6 +226,8 @@ const serve = async (
   });
   const address = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${address.port}`;
+  // The console (this origin) reads sources and drafts from the storage front: it may, no other page may.
+  emulators.storage.allowOrigins([url, `http://localhost:${address.port}`]);
 
   const stateFile = options.stateFile ?? DEFAULT_STATE_FILE;
   await mkdir(path.dirname(stateFile), { recursive: true });
@@ -242,7 +244,7 @@ const serve = async (
         env: lambdaEnvironment(resources, {
           dynamodb: emulators.dynamodb,
           aws: emulators.aws,
-          uploadForm: emulators.uploadForm,
+          storage: emulators.storage.url,
         }),
       },
       null,

@@ -40,7 +40,7 @@ describe('the local runtime never fetches from its own emulators (SPEC 8, SPEC 1
       endpoints: {
         s3: `http://127.0.0.1:${storage.port}`,
         dynamodb: 'http://127.0.0.1:1',
-        uploadForm: 'not a url',
+        storage: 'not a url',
       },
     });
   const get = (url: string): OutboundRequest => ({

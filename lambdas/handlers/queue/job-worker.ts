@@ -8,7 +8,7 @@ import { draftingAdapters } from '../../shared/drafting';
 import { lazy } from '../../shared/lazy';
 import { count, METRIC } from '../../shared/metrics';
 import { sqsConsumer } from '../../shared/queue';
-import { streamingObjectStore } from '../../shared/streaming-store';
+import { tracedObjectStore } from '../../shared/traced-store';
 import {
   basics,
   exportRepository,
@@ -60,7 +60,7 @@ export const handler = lazy(() => {
     exports: exportRepository(config),
     uploads: objectStore(config, 'uploads'),
     // A catalog holds up to 200,000 items: written through a multipart upload, memory flat.
-    catalogs: streamingObjectStore(config, 'catalogs'),
+    catalogs: tracedObjectStore(config, 'catalogs'),
     http: guardedHttp(config),
     queue: workQueue(config),
     webSources: { limits: DEFAULT_WEB_LIMITS, userAgent: webUserAgent(config.webContactUrl) },

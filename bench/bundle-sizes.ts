@@ -15,7 +15,11 @@
  * - `runtime-sdk` (`--runtime-sdk`): `@aws-sdk/*` left out of the bundle and loaded from node_modules, as
  *   NodejsFunction does by default to use the SDK the Lambda runtime carries;
  * - `baseline` (`--baseline <dir>`): the same functions of another checkout (e.g. `git archive <commit>`
- *   unpacked, with this node_modules linked in), bundled the same way: before/after in one run.
+ *   unpacked, with this node_modules linked in), bundled as that checkout bundles them (its own
+ *   lib/aws/bundling.ts): before/after in one run.
+ *
+ * Times are wall-clock and CPU (user + system of the process during the import): on a machine shared with
+ * other work the wall-clock time follows the load, the CPU time much less.
  *
  *   npm run bundle-sizes                                        table
  *   npm run bundle-sizes -- --runtime-sdk --baseline /tmp/base  all three variants
@@ -28,7 +32,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
-import { BUNDLE_FILE, esbuildOptions } from '../lib/aws/bundling';
+import * as bundling from '../lib/aws/bundling';
 import { type FunctionKind, serviceFunctions } from '../lib/aws/functions';
 import { repoRoot } from '../lib/aws/paths';
 
@@ -44,6 +48,7 @@ interface BundleReport {
   readonly sourceMapBytes?: number;
   readonly largestInputs?: readonly { readonly path: string; readonly bytes: number }[];
   initMs?: number;
+  initCpuMs?: number;
   firstCallMs?: number;
 }
 
@@ -83,27 +88,37 @@ const PROBE_ENV: Record<string, string> = {
 
 const PROBE = `
 const [file, event] = [process.argv[1], process.argv[2]];
+const c0 = process.cpuUsage();
 const t0 = performance.now();
 const mod = await import(file);
 const t1 = performance.now();
+const cpu = process.cpuUsage(c0);
 if (event !== 'none') {
   try { await mod.handler(JSON.parse(event), { awsRequestId: 'probe', getRemainingTimeInMillis: () => 10000 }); }
   catch {}
 }
-process.stdout.write(JSON.stringify({ initMs: t1 - t0, firstCallMs: performance.now() - t1 }));
+process.stdout.write(JSON.stringify({
+  initMs: t1 - t0, initCpuMs: (cpu.user + cpu.system) / 1000, firstCallMs: performance.now() - t1,
+}));
 `;
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+interface Sample {
+  readonly initMs: number;
+  readonly initCpuMs: number;
+  readonly firstCallMs: number;
+}
+
 /** One cold start of a bundle in a fresh process. */
-const coldStart = (outfile: string, kind: FunctionKind): { initMs: number; firstCallMs: number } => {
+const coldStart = (outfile: string, kind: FunctionKind): Sample => {
   const event = PROBE_EVENTS[kind];
   const out = execFileSync(
     process.execPath,
     ['--input-type=module', '-e', PROBE, outfile, event === undefined ? 'none' : JSON.stringify(event)],
     { env: { PATH: process.env.PATH ?? '', ...PROBE_ENV }, encoding: 'utf8' },
   );
-  return JSON.parse(out) as { initMs: number; firstCallMs: number };
+  return JSON.parse(out) as Sample;
 };
 
 const kib = (bytes: number | undefined): string =>
@@ -151,12 +166,16 @@ const main = async (): Promise<void> => {
   const outRoot = join(root, '.local', 'bundles');
   rmSync(outRoot, { recursive: true, force: true });
 
+  // The baseline bundled as its own checkout bundles (its format, banner and file name).
+  const baselineBundling = baseline
+    ? ((await import(join(resolve(baseline), 'lib', 'aws', 'bundling.ts'))) as typeof bundling)
+    : undefined;
   const reports: BundleReport[] = [];
   const timed: {
     report: BundleReport;
     outfile: string;
     kind: FunctionKind;
-    samples: { initMs: number; firstCallMs: number }[];
+    samples: Sample[];
   }[] = [];
   for (const fn of serviceFunctions()) {
     if (only && !only.includes(fn.name)) continue;
@@ -169,6 +188,10 @@ const main = async (): Promise<void> => {
       // Inside the tree it is built from, so that its node_modules (and, for runtime-sdk, the SDK) resolve.
       const outDir = join(tree, '.local', 'bundles', variant, fn.name);
       mkdirSync(outDir, { recursive: true });
+      const { BUNDLE_FILE, esbuildOptions } =
+        variant === 'baseline' && baselineBundling ? baselineBundling : bundling;
+      // As in the Lambda asset, which has no package.json: a .js bundle is CommonJS whatever this repo says.
+      writeFileSync(join(outDir, 'package.json'), '{"type":"commonjs"}\n');
       const outfile = join(outDir, BUNDLE_FILE);
       const options = esbuildOptions(entry, outfile, fn.packaging?.nodeModules);
       const result = await build({
@@ -201,6 +224,7 @@ const main = async (): Promise<void> => {
   }
   for (const t of timed) {
     t.report.initMs = median(t.samples.map((s) => s.initMs));
+    t.report.initCpuMs = median(t.samples.map((s) => s.initCpuMs));
     t.report.firstCallMs = median(t.samples.map((s) => s.firstCallMs));
   }
 
@@ -215,6 +239,7 @@ const main = async (): Promise<void> => {
       kib(r.deflatedBytes),
       kib(r.sourceMapBytes),
       ms(r.initMs),
+      ms(r.initCpuMs),
       ms(r.firstCallMs),
       (r.largestInputs ?? []).map((i) => `${i.path} ${kib(i.bytes)}`).join(', '),
     ]);
@@ -225,11 +250,12 @@ const main = async (): Promise<void> => {
       'deflated',
       'source map',
       'init',
+      'init CPU',
       'first',
       'largest packages',
     ];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-    const line = (cells: string[]) => cells.map((c, i) => (i < 7 ? c.padEnd(widths[i]!) : c)).join('  ');
+    const line = (cells: string[]) => cells.map((c, i) => (i < 8 ? c.padEnd(widths[i]!) : c)).join('  ');
     const load = (await import('node:os')).loadavg()[0]!.toFixed(1);
     process.stdout.write(
       `${process.version}, keepNames ${keepNames}, NODE_OPTIONS=--enable-source-maps, median of ${runs} cold starts ` +

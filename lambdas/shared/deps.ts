@@ -19,19 +19,19 @@ import type {
 } from '../core/ports';
 import type { JobSettings } from '../core/use-cases/jobs';
 import { type Config, loadConfig } from './config';
+import { guardedHttp } from './outbound-wiring';
+import { workQueue } from './queue-wiring';
 import { tracedObjectStore } from './traced-store';
 import {
   basics,
   credentialRepository,
   exportRepository,
   fileRepository,
-  guardedHttp,
   idempotencyStore,
   jobRepository,
   outboxReader,
   randomIds,
   systemClock,
-  workQueue,
 } from './wiring';
 
 /** Everything a handler needs, built once per Lambda container (or per local runtime, or per test). */

@@ -4,7 +4,8 @@ import type { BucketKey } from '../../lib/resources';
 import type { S3ObjectStore } from '../adapters/s3-object-store';
 import type { Clock } from '../core/ports';
 import type { Config } from './config';
-import { objectStore, s3Client, systemClock } from './wiring';
+import { objectStore, s3Client } from './storage-wiring';
+import { systemClock } from './wiring';
 
 const traced = new WeakMap<Config, S3Client>();
 

@@ -97,14 +97,13 @@ export class ServiceFunction extends Construct {
       bundling: {
         ...(definition.packaging ? packagingOptions(definition.packaging) : {}),
         target: BUNDLE.target,
-        format: OutputFormat.ESM,
+        format: OutputFormat.CJS,
         mainFields: [...BUNDLE.mainFields],
         minify: BUNDLE.minify,
         keepNames: BUNDLE.keepNames,
         sourceMap: BUNDLE.sourceMap,
         sourceMapMode: SourceMapMode.DEFAULT,
         sourcesContent: BUNDLE.sourcesContent,
-        banner: BUNDLE.banner,
         externalModules: [...BUNDLE.externalModules, ...(definition.packaging?.nodeModules ?? [])],
       },
     });

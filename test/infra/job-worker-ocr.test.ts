@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
-import { esbuildOptions } from '../../lib/aws/bundling';
+import { BUNDLE_FILE, esbuildOptions } from '../../lib/aws/bundling';
 import { OCR_PACKAGING, serviceFunctions } from '../../lib/aws/functions';
 import { repoRoot } from '../../lib/aws/paths';
 import { packagingOptions } from '../../lib/aws/service-function';
@@ -113,7 +113,7 @@ describe('job worker: drafting PDF and photo menus in Lambda (issue 12)', () => 
     const result = await build({
       ...esbuildOptions(
         join(root, fn.entry),
-        join(root, '.local', 'bundles', 'job-worker-test', 'index.mjs'),
+        join(root, '.local', 'bundles', 'job-worker-test', BUNDLE_FILE),
         fn.packaging?.nodeModules,
       ),
       absWorkingDir: root,
@@ -125,7 +125,7 @@ describe('job worker: drafting PDF and photo menus in Lambda (issue 12)', () => 
     for (const name of OCR_PACKAGING.nodeModules) {
       expect(inputs.some((path) => path.includes(`node_modules/${name}/`))).toBe(false);
     }
-    const code = result.outputFiles!.find((f) => f.path.endsWith('index.mjs'))!.text;
+    const code = result.outputFiles!.find((f) => f.path.endsWith(BUNDLE_FILE))!.text;
     expect(code).toContain('"tesseract.js"');
     expect(code).toContain('"@napi-rs/canvas"');
   }, 60_000);

@@ -4,8 +4,9 @@ import { NotFoundError } from '../../lambdas/core/errors';
 import type { CallbackMessage } from '../../lambdas/core/messages';
 import type { CallbackDeadLetter, ObjectStore, WorkQueue } from '../../lambdas/core/ports';
 import { loadConfig } from '../../lambdas/shared/config';
+import { sqsClient } from '../../lambdas/shared/queue-wiring';
+import { objectStore } from '../../lambdas/shared/storage-wiring';
 import { tracedObjectStore } from '../../lambdas/shared/traced-store';
-import { objectStore, sqsClient } from '../../lambdas/shared/wiring';
 import { FakeClock, FakeObjectStore, FakeWorkQueue } from '../helpers/fakes';
 import { freshQueues, uniqueClient } from '../helpers/integration';
 

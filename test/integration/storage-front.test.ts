@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { PresignedUpload } from '../../lambdas/core/ports';
 import { loadConfig } from '../../lambdas/shared/config';
-import { objectStore } from '../../lambdas/shared/wiring';
+import { objectStore } from '../../lambdas/shared/storage-wiring';
 import { type StorageFront, startStorageFront } from '../../lib/local/storage-front';
 import { FakeClock } from '../helpers/fakes';
 import { uniqueClient } from '../helpers/integration';

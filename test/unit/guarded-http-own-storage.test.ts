@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OutboundBlockedError, readBody } from '../../lambdas/core/outbound';
 import type { OutboundRequest } from '../../lambdas/core/ports';
-import { guardedHttp } from '../../lambdas/shared/wiring';
+import { guardedHttp } from '../../lambdas/shared/outbound-wiring';
 
 /** Two loopback servers: a merchant's file server, and one standing for the local S3 emulator. */
 const listen = async (handler: http.RequestListener) => {

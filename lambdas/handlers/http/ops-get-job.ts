@@ -3,7 +3,8 @@ import { loadConfig } from '../../shared/config';
 import type { AppDeps } from '../../shared/deps';
 import { httpRoute, json, pathParam } from '../../shared/http';
 import { lazy } from '../../shared/lazy';
-import { basics, jobRepository, objectStore } from '../../shared/wiring';
+import { objectStore } from '../../shared/storage-wiring';
+import { basics, jobRepository } from '../../shared/wiring';
 
 export type OpsGetJobDeps = Pick<AppDeps, 'jobs' | 'catalogs' | 'logger' | 'metrics'>;
 

@@ -5,8 +5,10 @@ import type { AppDeps } from '../../shared/deps';
 import { lazy } from '../../shared/lazy';
 import { count, METRIC, milliseconds } from '../../shared/metrics';
 import { sqsConsumer } from '../../shared/queue';
+import { workQueue } from '../../shared/queue-wiring';
+import { objectStore } from '../../shared/storage-wiring';
 import { tracedObjectStore } from '../../shared/traced-store';
-import { basics, exportRepository, jobRepository, objectStore, workQueue } from '../../shared/wiring';
+import { basics, exportRepository, jobRepository } from '../../shared/wiring';
 
 export type ExportWorkerDeps = Pick<
   AppDeps,

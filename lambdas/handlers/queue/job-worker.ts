@@ -7,17 +7,12 @@ import type { AppDeps } from '../../shared/deps';
 import { draftingAdapters } from '../../shared/drafting';
 import { lazy } from '../../shared/lazy';
 import { count, METRIC } from '../../shared/metrics';
+import { guardedHttp } from '../../shared/outbound-wiring';
 import { sqsConsumer } from '../../shared/queue';
+import { workQueue } from '../../shared/queue-wiring';
+import { objectStore } from '../../shared/storage-wiring';
 import { tracedObjectStore } from '../../shared/traced-store';
-import {
-  basics,
-  exportRepository,
-  fileRepository,
-  guardedHttp,
-  jobRepository,
-  objectStore,
-  workQueue,
-} from '../../shared/wiring';
+import { basics, exportRepository, fileRepository, jobRepository } from '../../shared/wiring';
 
 export type JobWorkerDeps = Pick<
   AppDeps,

@@ -174,7 +174,8 @@ export const ACCESS: Readonly<Record<string, Access>> = {
     table(['BatchGetItem'], 'GSI2'),
   ),
   'ops-get-job': access(
-    'finds a job by id (GSI3), reads its draft catalog and presigns a GET of it',
+    'finds a job by id (GSI3), reads the file records of its uploaded sources (their names) and its draft ' +
+      'catalog, and presigns a GET of it',
     table(['GetItem'], 'GSI3'),
     { catalogs: 'read' },
   ),

@@ -468,6 +468,7 @@ export const opsJobDetailExample: Example = {
       {
         index: 0,
         source: 'https://merchant.example.com/products.csv',
+        filename: null,
         format: null,
         content_type: null,
         size_bytes: null,

@@ -57,6 +57,8 @@ export interface CatalogWarning {
   readonly column: string | null;
   /** Workbooks: the sheet the row is on. */
   readonly sheet?: string;
+  /** PDFs and photos: the 1-based page the warning is about. */
+  readonly page?: number;
   readonly code: WarningCode;
   readonly message: string;
 }

@@ -253,6 +253,10 @@ export const itemProvenanceSchema = z.strictObject({
 export const opsSourceViewSchema = z.strictObject({
   index: z.int().min(0),
   source: z.string(),
+  filename: z
+    .string()
+    .nullable()
+    .meta({ description: 'An uploaded file’s name (`menu.pdf`); null for a URL source or a file gone.' }),
   format: z
     .string()
     .nullable()

@@ -90,6 +90,7 @@ export const readDraftSource = async (
     ctx.warn({
       row: null,
       column: null,
+      ...(warning.page ? { page: warning.page } : {}),
       code: warningCode(warning.message),
       message: warning.message,
     });

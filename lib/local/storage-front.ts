@@ -261,6 +261,9 @@ export const startStorageFront = async (options: StorageFrontOptions): Promise<S
   };
 
   const server: Server = createServer((req, res) => void handle(req, res));
+  // Idle keep-alive connections are kept longer than clients keep theirs (undici: 4 s), so that a client
+  // never sends a request on a connection the server is closing at that moment ("other side closed").
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());

@@ -91,7 +91,7 @@ const main = async (): Promise<void> => {
     endpoint: process.env.AWS_ENDPOINT_URL_SQS,
     ...(local ? {} : { profile: values.profile }),
   });
-  // Deployed: the SDK's credential chain (profiles, SSO, ...) signs the lean client's calls too.
+  // Deployed: the SDK's credential chain (profiles, SSO, ...) signs the other clients' calls too.
   const config = local
     ? loadConfig(process.env)
     : {

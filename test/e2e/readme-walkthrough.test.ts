@@ -12,7 +12,7 @@ import { type LocalService, startLocalService } from '../helpers/local-service';
 const ROOT = process.cwd();
 
 /** The bash blocks of the walk-through, as the README has them. */
-export const walkthroughBlocks = (readme: string): string[] => {
+const walkthroughBlocks = (readme: string): string[] => {
   const start = readme.indexOf('<!-- walkthrough:start');
   const end = readme.indexOf('<!-- walkthrough:end -->');
   if (start < 0 || end < start) throw new Error('README.md has no walkthrough markers');

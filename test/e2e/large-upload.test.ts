@@ -56,9 +56,10 @@ const downloadSha256 = async (index: number, jobId: string, opsKey: string) => {
   return { sha256: hash.digest('hex'), size };
 };
 
+/** Runs a command with `env` as its whole environment (the test's own carries the integration emulators'). */
 const run = (command: string, args: string[], env: Record<string, string>, cwd = work) =>
   new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
+    const child = spawn(command, args, { cwd, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -84,6 +85,7 @@ describe('uploads up to 100 MB, locally as in AWS', () => {
     expect((await stat(file)).size).toBe(60 * MB);
 
     const cli = await run(TSX, [path.join(ROOT, 'bin', 'catalog.ts'), 'files', 'upload', 'big-menu.csv'], {
+      ...service.keysEnv,
       CATALOG_API_URL: service.url,
       CATALOG_API_KEY: service.apiKey,
     });

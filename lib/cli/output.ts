@@ -1,3 +1,4 @@
+import { warningPlace } from '../../lambdas/core/catalog/warnings';
 import type { ProblemBody } from './api';
 
 /** Where the command-line client writes: results (JSON) to stdout, everything for a person to stderr. */
@@ -101,17 +102,6 @@ export interface WarningLike {
   readonly message: string;
 }
 
-/** Where a warning is: `sheet Items, row 7, column UPC`, `page 2`, or nothing for a whole source. */
-export const warningPlace = (w: WarningLike): string =>
-  [
-    w.sheet ? `sheet ${w.sheet}` : '',
-    w.page ? `page ${w.page}` : '',
-    w.row ? `row ${w.row}` : '',
-    w.column ? `column ${w.column}` : '',
-  ]
-    .filter(Boolean)
-    .join(', ');
-
 /** Places shown per code; the rest are counted. */
 const PLACES_PER_CODE = 5;
 
@@ -133,7 +123,7 @@ export const formatWarnings = (warnings: readonly WarningLike[], total = warning
   const shown = total > warnings.length ? ` (the first ${warnings.length} are grouped here)` : '';
   const lines = [`${total} warning${total === 1 ? '' : 's'}${shown}:`];
   for (const [code, list] of [...byCode].sort((a, b) => b[1].length - a[1].length)) {
-    const places = list.map(warningPlace).filter(Boolean);
+    const places = list.map((w) => warningPlace(w)).filter(Boolean);
     const more = places.length > PLACES_PER_CODE ? `; ${places.length - PLACES_PER_CODE} more` : '';
     const where = places.length > 0 ? ` — ${places.slice(0, PLACES_PER_CODE).join('; ')}${more}` : '';
     lines.push(`  ${code} ×${list.length}${where}`);

@@ -1,3 +1,4 @@
+import { warningPlace } from '../../../lambdas/core/catalog/warnings';
 import { type Results, type SourceView, sourceName, type Warning, withFileNames } from '../api/types';
 import type { SourceFocus } from '../sources/source-panel';
 
@@ -5,15 +6,7 @@ import type { SourceFocus } from '../sources/source-panel';
 const PLACES_PER_CODE = 12;
 
 /** Where a warning is, in words: `sheet Items · row 7 · column UPC`, `page 2`, or `the whole source`. */
-export const placeOf = (w: Warning): string =>
-  [
-    w.sheet ? `sheet ${w.sheet}` : '',
-    w.page ? `page ${w.page}` : '',
-    w.row ? `row ${w.row}` : '',
-    w.column ? `column ${w.column}` : '',
-  ]
-    .filter(Boolean)
-    .join(' · ') || 'the whole source';
+export const placeOf = (w: Warning): string => warningPlace(w, ' · ') || 'the whole source';
 
 /** The warnings by code, the most frequent first, each list in the order the service reported them. */
 export const groupWarnings = (warnings: readonly Warning[]): [string, Warning[]][] => {

@@ -14,7 +14,7 @@ import { mapShopifyProducts, shopifyProductsOf } from '../lambdas/core/catalog/w
 import { shopifyPage } from '../test/fixtures/web/stores';
 
 const dishes = Number(process.argv[2] ?? 5_000);
-const context = { kind: 'menu' as const, currency: 'USD' };
+const context = { source: 'https://bench.example/menu', kind: 'menu' as const, currency: 'USD' };
 
 const time = (run: () => unknown, repeat = 3): number => {
   let best = Number.POSITIVE_INFINITY;

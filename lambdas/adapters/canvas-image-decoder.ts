@@ -1,10 +1,8 @@
 import type { Canvas as CanvasElement, Image } from '@napi-rs/canvas';
 import type heicDecode from 'heic-decode';
 import * as UTIF from 'utif2';
-import { OcrError } from '../core/catalog/drafts/ocr';
-import { orientationOf } from '../core/catalog/drafts/page-image';
-import type { PhotoFormat } from '../core/catalog/sources/signatures';
-import type { DecodedImage, GrayImage, ImageDecoder, QuarterTurns } from '../core/ports';
+import type { DecodedImage, GrayImage, ImageDecoder, PhotoFormat, QuarterTurns } from '../core/catalog';
+import { OcrError, orientationOf } from '../core/catalog';
 
 type Canvas = typeof import('@napi-rs/canvas');
 type Picture = Image | CanvasElement;

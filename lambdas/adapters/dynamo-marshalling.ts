@@ -10,6 +10,12 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
 /**
  * Returns `value` with every plain object that has its own `constructor` key replaced by a Map of its
  * entries (the same reference when there is none, which is nearly always).
+ *
+ * The SDK's marshaller (util-dynamodb) tells what a value is by `value.constructor.name`, so a client's
+ * plain object with its own `constructor` key is mistaken for something else: `{"constructor": "c"}` in
+ * metadata for a class instance (an error, so a 500), `{"constructor": {"name": "Set"}}` in
+ * client_mappings for a Set. As Maps they are marshalled entry by entry whatever the keys; reading them
+ * back needs nothing (unmarshalling builds plain objects).
  */
 export const shieldConstructorKeys = (value: unknown): unknown => {
   if (Array.isArray(value)) {

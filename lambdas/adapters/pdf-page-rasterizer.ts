@@ -1,6 +1,6 @@
 import { getDocumentProxy, renderPageAsImage } from 'unpdf';
-import { loadPdfJs } from '../core/catalog/drafts/pdf-text';
-import type { PageRasterizer } from '../core/ports';
+import type { PageRasterizer } from '../core/catalog';
+import { loadPdfJs } from '../core/catalog';
 
 type Canvas = typeof import('@napi-rs/canvas');
 

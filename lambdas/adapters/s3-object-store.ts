@@ -5,14 +5,8 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { NotFoundError } from '../core/errors';
-import type {
-  Clock,
-  DownloadResponse,
-  ObjectStore,
-  PresignedUpload,
-  SignedUrl,
-  WrittenObject,
-} from '../core/ports';
+import type { PresignedUpload } from '../core/model';
+import type { Clock, DownloadResponse, ObjectStore, SignedUrl, WrittenObject } from '../core/ports';
 import { translateAwsErrors } from './aws-errors';
 
 export interface S3Location {

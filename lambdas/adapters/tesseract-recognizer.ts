@@ -2,8 +2,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { imageSize } from 'image-size';
 import type Tesseract from 'tesseract.js';
-import { OcrError } from '../core/catalog/drafts/ocr';
-import type { OcrPage, OcrWord, PageOrientation, QuarterTurns, TextRecognizer } from '../core/ports';
+import type { OcrPage, OcrWord, PageOrientation, QuarterTurns, TextRecognizer } from '../core/catalog';
+import { OcrError } from '../core/catalog';
 
 type TesseractModule = typeof Tesseract;
 

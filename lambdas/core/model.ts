@@ -1,8 +1,7 @@
-import type { JobResults } from './catalog/finishing/results';
-import type { PresignedUpload } from './ports';
 import type { ExportState } from './schemas/export';
 import type { FileState } from './schemas/file';
 import type { JobData, JobState, JobType, ProcessingType } from './schemas/job';
+import type { JobResults } from './schemas/results';
 
 /** A problem object (RFC 9457) as stored on a failed job or export. */
 export interface Problem {
@@ -146,3 +145,20 @@ export const fileResource = (file: FileRecord, upload: PresignedUpload | null) =
   created_at: file.createdAt,
 });
 export type FileResource = ReturnType<typeof fileResource>;
+
+/**
+ * A presigned upload (SPEC 3.3, 9), two ways to the same object until `expiresAt`: `putUrl`, where the client
+ * PUTs the bytes (SPEC 3.3) with `putHeaders` (signed: the declared Content-Type and `If-None-Match: *`, so
+ * that the object is written once, as what it was declared), and the form at `url` with `fields`, which the
+ * client POSTs as multipart/form-data (fields first, the file last) and which the store itself refuses over
+ * `maxBytes`, with another key or Content-Type, or late.
+ */
+export interface PresignedUpload {
+  readonly putUrl: string;
+  /** Headers the PUT must carry exactly: its signature covers them. */
+  readonly putHeaders: Readonly<Record<string, string>>;
+  readonly url: string;
+  readonly fields: Readonly<Record<string, string>>;
+  readonly maxBytes: number;
+  readonly expiresAt: string;
+}

@@ -1,7 +1,6 @@
 import type { Scope } from './auth';
-import type { PhotoFormat } from './catalog/sources/signatures';
 import type { CallbackMessage, ExportMessage, JobMessage } from './messages';
-import type { CallbackStatus, ExportRecord, FileRecord, JobRecord } from './model';
+import type { CallbackStatus, ExportRecord, FileRecord, JobRecord, PresignedUpload } from './model';
 import type { JobState, JobType, ProcessingType } from './schemas/job';
 import type { ExportStateEvent, JobStateEvent } from './states';
 import type { ExportEvent } from './webhooks';
@@ -166,23 +165,6 @@ export interface WrittenObject {
   readonly sha256: string;
 }
 
-/**
- * A presigned upload (SPEC 3.3, 9), two ways to the same object until `expiresAt`: `putUrl`, where the client
- * PUTs the bytes (SPEC 3.3) with `putHeaders` (signed: the declared Content-Type and `If-None-Match: *`, so
- * that the object is written once, as what it was declared), and the form at `url` with `fields`, which the
- * client POSTs as multipart/form-data (fields first, the file last) and which the store itself refuses over
- * `maxBytes`, with another key or Content-Type, or late.
- */
-export interface PresignedUpload {
-  readonly putUrl: string;
-  /** Headers the PUT must carry exactly: its signature covers them. */
-  readonly putHeaders: Readonly<Record<string, string>>;
-  readonly url: string;
-  readonly fields: Readonly<Record<string, string>>;
-  readonly maxBytes: number;
-  readonly expiresAt: string;
-}
-
 export interface ObjectStore {
   presignUpload(
     key: string,
@@ -325,102 +307,4 @@ export interface IdempotencyStore {
   claim(record: IdempotencyRecord, nowSeconds: number): Promise<IdempotencyRecord | undefined>;
   complete(clientId: string, key: string, response: StoredResponse): Promise<void>;
   release(clientId: string, key: string): Promise<void>;
-}
-
-/**
- * One word read by OCR, in pixels of the image as it was read (after straightening a tilted photo). Its
- * vertical extent is its text row's, so that the words of one row line up whatever their letters.
- */
-export interface OcrWord {
-  readonly text: string;
-  readonly x: number;
-  readonly y: number;
-  readonly width: number;
-  readonly height: number;
-  /** 0–1. */
-  readonly confidence: number;
-  /** Height of the word's text row: the OCR counterpart of a font size. */
-  readonly lineHeight: number;
-}
-
-export interface OcrPage {
-  readonly width: number;
-  readonly height: number;
-  readonly words: readonly OcrWord[];
-}
-
-/** An image in gray levels, one byte a pixel (0 black, 255 white), rows top to bottom. */
-export interface GrayImage {
-  readonly width: number;
-  readonly height: number;
-  readonly pixels: Uint8Array;
-}
-
-/** Clockwise quarter turns (0–3). */
-export type QuarterTurns = 0 | 1 | 2 | 3;
-
-/** Which way up a page is, as orientation detection sees it. */
-export interface PageOrientation {
-  /** Clockwise quarter turns that bring the page's text upright. */
-  readonly quarterTurns: QuarterTurns;
-  /** The detector's confidence (Tesseract OSD: about 0–30; under 2 it is guessing). */
-  readonly confidence: number;
-}
-
-/** OCR (SPEC 5.2 drafts): reads the words of an image, with nothing fetched at run time. */
-export interface TextRecognizer {
-  /**
-   * Reads one JPEG, PNG or WebP image in the given Tesseract languages (`eng`, `fra`). Rejects with an
-   * `OcrError` (core/catalog/drafts/ocr.ts) when it cannot, or when it takes longer than `timeoutMs`.
-   */
-  recognize(
-    image: Uint8Array,
-    options: { languages: readonly string[]; timeoutMs: number },
-  ): Promise<OcrPage>;
-  /**
-   * Which way up the text of an image is (Tesseract OSD), for a page whose read found almost nothing.
-   * Undefined when this runtime has no orientation data; rejects like `recognize`.
-   */
-  detectOrientation(image: Uint8Array, options: { timeoutMs: number }): Promise<PageOrientation | undefined>;
-  /** Frees the engine (its worker thread and memory); the next `recognize` starts a new one. */
-  release(): Promise<void>;
-}
-
-/**
- * A photo decoded for OCR, shown the way the camera held it (EXIF or HEIF orientation applied): `width` ×
- * `height` are its pixels as shown.
- */
-export interface DecodedImage {
-  readonly width: number;
-  readonly height: number;
-  /** Images in the file (a TIFF may hold several pages): this is the first. */
-  readonly pages: number;
-  /**
-   * The picture in gray levels, scaled by `scale` and turned about its centre by `quarterTurns` × 90° and
-   * then `degrees` more (clockwise), on a canvas just large enough to hold it all (white where the turned
-   * picture leaves corners).
-   */
-  render(options: { scale: number; quarterTurns: QuarterTurns; degrees: number }): Promise<GrayImage>;
-  /** Frees the decoded pixels. */
-  close(): void;
-}
-
-/** Decodes photographed menus for OCR (SPEC 5.2 drafts: JPEG, PNG, WebP, HEIC, and what else it can). */
-export interface ImageDecoder {
-  /**
-   * Undefined when this runtime cannot decode images of that format (no decoder installed); rejects with an
-   * `OcrError` ('unreadable') when the bytes are not an image it can decode.
-   */
-  decode(image: Uint8Array, format: PhotoFormat): Promise<DecodedImage | undefined>;
-}
-
-/** Draws PDF pages as images, for pages that have no text layer (scans). */
-export interface PageRasterizer {
-  /**
-   * The page as a PNG of at most `maxPixels` pixels, or undefined when this runtime cannot draw PDF pages.
-   * Rejects when the page cannot be drawn.
-   */
-  rasterize(pdf: Uint8Array, page: number, options: { maxPixels: number }): Promise<Uint8Array | undefined>;
-  /** Forgets the document drawn last (and the memory it holds). */
-  release(): Promise<void>;
 }

@@ -56,9 +56,6 @@ const leaves = <S extends string>(table: Table<string, S>, state: S): boolean =>
 export const jobMayMove = (event: JobStateEvent, state: JobState): boolean =>
   (JOB_TRANSITIONS[event].from as readonly JobState[]).includes(state);
 
-export const exportMayMove = (event: ExportStateEvent, state: ExportState): boolean =>
-  (EXPORT_TRANSITIONS[event].from as readonly ExportState[]).includes(state);
-
 /** Terminal: no event moves a record out of this state. */
 export const isTerminalJobState = (state: JobState): boolean => !leaves<JobState>(JOB_TRANSITIONS, state);
 export const isTerminalExportState = (state: ExportState): boolean =>

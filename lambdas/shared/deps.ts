@@ -1,6 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
-import { DEFAULT_WEB_LIMITS, type WebSourceSettings, webUserAgent } from '../core/catalog/web/limits';
+import type { ImageDecoder, PageRasterizer, TextRecognizer } from '../core/catalog';
+import { DEFAULT_WEB_LIMITS, type WebSourceSettings, webUserAgent } from '../core/catalog';
 import type {
   Clock,
   CredentialRepository,
@@ -8,13 +9,10 @@ import type {
   FileRepository,
   IdempotencyStore,
   IdGenerator,
-  ImageDecoder,
   JobRepository,
   ObjectStore,
   OutboundHttp,
   OutboxReader,
-  PageRasterizer,
-  TextRecognizer,
   WorkQueue,
 } from '../core/ports';
 import type { JobSettings } from '../core/use-cases/jobs';

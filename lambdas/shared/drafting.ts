@@ -1,7 +1,7 @@
 import { CanvasImageDecoder } from '../adapters/canvas-image-decoder';
 import { PdfPageRasterizer } from '../adapters/pdf-page-rasterizer';
 import { TesseractRecognizer } from '../adapters/tesseract-recognizer';
-import type { ImageDecoder, PageRasterizer, TextRecognizer } from '../core/ports';
+import type { ImageDecoder, PageRasterizer, TextRecognizer } from '../core/catalog';
 
 /**
  * The OCR engine, the PDF page renderer and the photo decoder of the job worker (SPEC 5.2 drafts), reading

@@ -1,4 +1,4 @@
-import { currencyDecimals } from '../../lambdas/core/catalog/money';
+import { currencyDecimals } from '../../lambdas/core/catalog';
 
 /** As much of a catalog document (format 2, SPEC 5.5) as the table shows. */
 export interface CatalogLike {

@@ -1,4 +1,4 @@
-import { warningPlace } from '../../lambdas/core/catalog/warnings';
+import { warningPlace } from '../../lambdas/core/catalog';
 import type { ProblemBody } from './api';
 
 /** Where the command-line client writes: results (JSON) to stdout, everything for a person to stderr. */

@@ -2,26 +2,18 @@ import * as z from 'zod';
 import {
   catalogDocumentSchema,
   catalogDocumentUploadSchema,
+  catalogDocumentV1UploadSchema,
   categorySchema,
   imageMappingSchema,
+  imageMappingV1Schema,
   itemImageSchema,
   itemSchema,
+  itemV1Schema,
   modifierGroupSchema,
   modifierSchema,
   priceSchema,
   variantSchema,
-} from '../../lambdas/core/catalog/document';
-import {
-  catalogDocumentV1UploadSchema,
-  imageMappingV1Schema,
-  itemV1Schema,
-} from '../../lambdas/core/catalog/document-v1';
-import {
-  catalogSummarySchema,
-  sheetSummarySchema,
-  sourceSummarySchema,
-  warningSchema,
-} from '../../lambdas/core/catalog/finishing/results';
+} from '../../lambdas/core/catalog';
 import { makeCreateExportRequestSchema } from '../../lambdas/core/schemas/export';
 import { createFileRequestSchema } from '../../lambdas/core/schemas/file';
 import {
@@ -51,6 +43,12 @@ import {
   problemBodySchema,
   storedProblemSchema,
 } from '../../lambdas/core/schemas/responses';
+import {
+  catalogSummarySchema,
+  sheetSummarySchema,
+  sourceSummarySchema,
+  warningSchema,
+} from '../../lambdas/core/schemas/results';
 
 /**
  * The OpenAPI components generated from the service's own Zod schemas: the request schemas the handlers

@@ -3,7 +3,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { ConflictError, DependencyUnavailableError, NotFoundError } from '../../lambdas/core/errors';
 import type { CallbackMessage, ExportMessage, JobMessage } from '../../lambdas/core/messages';
-import type { ExportRecord, FileRecord, JobRecord } from '../../lambdas/core/model';
+import type { ExportRecord, FileRecord, JobRecord, PresignedUpload } from '../../lambdas/core/model';
 import type {
   ApiKeyRecord,
   CallbackDeadLetter,
@@ -27,7 +27,6 @@ import type {
   OutboxEntry,
   OutboxReader,
   Page,
-  PresignedUpload,
   SignedUrl,
   StoredResponse,
   Transition,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import type { PresignedUpload } from '../../lambdas/core/ports';
+import type { PresignedUpload } from '../../lambdas/core/model';
 import { loadConfig } from '../../lambdas/shared/config';
 import { objectStore } from '../../lambdas/shared/storage-wiring';
 import { type StorageFront, startStorageFront } from '../../lib/local/storage-front';

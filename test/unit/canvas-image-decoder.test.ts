@@ -1,8 +1,8 @@
 import { createCanvas } from '@napi-rs/canvas';
 import * as UTIF from 'utif2';
 import { CanvasImageDecoder } from '../../lambdas/adapters/canvas-image-decoder';
-import { OcrError } from '../../lambdas/core/catalog/drafts/ocr';
-import type { GrayImage } from '../../lambdas/core/ports';
+import type { GrayImage } from '../../lambdas/core/catalog';
+import { OcrError } from '../../lambdas/core/catalog/drafts/ports';
 import { withExifOrientation } from '../fixtures/drafts/phone-photos';
 
 /**

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import type { JobResults } from '../../../lambdas/core/catalog/finishing/results';
 import type {
   itemProvenanceSchema,
   opsJobDetailSchema,
@@ -8,6 +7,7 @@ import type {
   opsSourceViewSchema,
   ProblemBodyShape,
 } from '../../../lambdas/core/schemas/responses';
+import type { JobResults } from '../../../lambdas/core/schemas/results';
 
 /**
  * The shapes the console reads from the operations API (SPEC 5.4): the API's own, from the Zod schemas its

@@ -1,10 +1,11 @@
-import { currencyDecimals, parsePrice } from '../../../lambdas/core/catalog/money';
+import { currencyDecimals } from '../../../lambdas/core/catalog/money';
+import { parsePrice } from '../../../lambdas/core/catalog/prices';
 import type { Price } from './model';
 
 /**
  * Prices as a person types them, to and from the catalog's integer minor units (SPEC 5.5: `amount` in
  * cents, yen for JPY), read by the very grammar the service reads spreadsheets with
- * (lambdas/core/catalog/money.ts, bundled): `12.50`, `12,50 €`, `7,00 €`, `$12`, `1.234,56`, `¥1,200`,
+ * (lambdas/core/catalog/prices.ts, bundled): `12.50`, `12,50 €`, `7,00 €`, `$12`, `1.234,56`, `¥1,200`,
  * `3,-` are accepted here because they are accepted there. The decimals are the currency's own.
  */
 

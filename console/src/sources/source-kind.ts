@@ -1,4 +1,4 @@
-import { TEXT_ENCODINGS } from '../../../lambdas/core/catalog/sources/types';
+import { TEXT_ENCODINGS } from '../../../lambdas/core/schemas/source-formats';
 
 /**
  * How a source is shown, from the format the service read it as, its content type (what the service

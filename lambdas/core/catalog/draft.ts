@@ -10,31 +10,41 @@ import type { Price, Pricing } from './document';
  * deterministic id and enforces the document's limits with warnings. A draft therefore only has to say
  * what the source says; it need not be unique, complete or within limits.
  *
- * Values are already parsed: prices in minor units with their currency (rows/prices.ts), GTINs as valid
+ * It is the one shape of a drafted item: the spreadsheet rows, the catalog document, the PDF and photo
+ * drafters (drafts/) and the web readers (web/) all produce it, and the review record is made from it.
+ *
+ * Values are already parsed: prices in minor units with their currency (prices.ts), GTINs as valid
  * digit strings (rows/barcodes.ts), image URLs absolute http(s) (rows/cells.ts has the helpers).
  */
+
+/** A place on a page, as fractions of the page's width and height (0–1), origin top left. */
+export interface PageBox {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
 
 /** Where a draft came from, so that a warning or a reviewer can point at it. */
 export interface Provenance {
   /** The catalog source as the job names it (URL or uploaded file id). */
   readonly source: string;
+  /** 0-based position of the source in the job's `catalog_sources` (drafted sources, for the review). */
+  readonly sourceIndex?: number | null;
   /** 1-based row (spreadsheets: the sheet's row number, header included) or array position (JSON). */
   readonly row?: number | null;
   /** Sheet name of a workbook. */
   readonly sheet?: string | null;
-  /** 1-based page of a PDF or multi-page source. */
+  /** 1-based page of a PDF or multi-page source (an image is page 1; a web source: the page among those kept). */
   readonly page?: number | null;
   /** A web source: the page the draft was read from (after redirects; a linked menu page may differ from the source). */
   readonly url?: string | null;
   /** A web source: a CSS-like path to the element on that page (`main > ul > li:nth-of-type(3)`). */
   readonly locator?: string | null;
-  /** Where on the page, in the page's own units (PDF points or image pixels), origin top left. */
-  readonly box?: {
-    readonly x: number;
-    readonly y: number;
-    readonly width: number;
-    readonly height: number;
-  } | null;
+  /** Where on the page (a PDF or a photo); a web page has no fixed layout: see `locator`. */
+  readonly box?: PageBox | null;
+  /** How a drafted item was read: `text` a PDF text layer, `ocr` pixels, `html` a web page's layout. */
+  readonly method?: 'text' | 'ocr' | 'html' | null;
 }
 
 export interface DraftImage {
@@ -94,8 +104,13 @@ export interface DraftItem {
   readonly modifierGroups?: readonly DraftModifierGroup[];
   readonly externalId?: string | null;
   readonly provenance?: Provenance;
-  /** 0–1: how sure the reader is (drafts of PDFs, photos, HTML); reviewers check the lowest first. */
+  /**
+   * 0–1: how sure the reader is. Set on items a machine drafted (PDFs, photos, a web page's layout) and on
+   * nothing read from data; reviewers check the lowest first.
+   */
   readonly confidence?: number | null;
+  /** Drafted items: why the confidence is lowered, in words a reviewer reads (`price read by OCR, not confirmed`). */
+  readonly doubts?: readonly string[];
 }
 
 /** A category the source declares on its own (e.g. an empty one in a catalog document). */

@@ -1,10 +1,11 @@
 import type { OutboundHttp } from '../ports';
 import type { JobType, Language } from '../schemas/job';
+import type { SheetSummary, SourceSummary } from '../schemas/results';
+import type { SourceFormat, TextEncoding } from '../schemas/source-formats';
 import { peekStream } from './bytes';
 import type { Draft } from './draft';
 import type { DraftingServices } from './drafts/drafting';
 import { CatalogSourceError } from './errors';
-import type { SheetSummary, SourceSummary } from './finishing/results';
 import { PROFILES, WORKBOOK_PROFILES } from './headers/profiles';
 import type { WorkbookContext, WorkbookReading } from './headers/profiles/workbook';
 import type { JobTypeRules } from './job-types';
@@ -12,14 +13,7 @@ import { readTable } from './rows/read-table';
 import type { TableContext } from './rows/types';
 import { detectSource } from './sources/detect';
 import { SOURCE_READERS, unknownReader } from './sources/registry';
-import type {
-  ByteStream,
-  ReadContext,
-  SourceDetails,
-  SourceFormat,
-  TextEncoding,
-  Workbook,
-} from './sources/types';
+import type { ByteStream, ReadContext, SourceDetails, Workbook } from './sources/types';
 import type { CatalogWarning, WarningInput } from './warnings';
 import type { WebJobContext } from './web/web-session';
 

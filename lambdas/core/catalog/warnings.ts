@@ -1,52 +1,9 @@
-import { WEB_WARNING_CODES } from './web/types';
+import type { WarningCode } from '../schemas/warning-codes';
 
 /**
  * Warnings (SPEC 5.2 "nothing is lost silently"): every value the pipeline cannot use, every row it skips
- * and every source it cannot read fully is reported with where it was and why. `code` is stable, for
- * machines; `message` is for a person.
+ * and every source it cannot read fully is reported with where it was and why (codes: schemas/warning-codes.ts).
  */
-export const WARNING_CODES = [
-  // a whole source or column
-  'source_unreadable',
-  'no_prices',
-  'no_identifiers',
-  'ambiguous_column',
-  'encoding_fallback',
-  'unreadable_record',
-  'hidden_sheet',
-  // one value
-  'invalid_value',
-  'too_long',
-  'not_a_price',
-  'invalid_price',
-  'unknown_currency',
-  'unlabelled_prices',
-  'invalid_gtin',
-  'bad_check_digit',
-  'scientific_notation',
-  'conflicting_values',
-  'invalid_calories',
-  'invalid_url',
-  'too_many_values',
-  'several_categories',
-  // one row or entity
-  'missing_name',
-  'duplicate_item',
-  'duplicate_variant',
-  'duplicate_product',
-  'duplicate_modifier',
-  'incomplete_modifier',
-  'no_price',
-  'orphan_variant',
-  'not_an_item',
-  'too_many_variants',
-  // job settings
-  'invalid_client_mapping',
-  // web pages and online stores (web/types.ts)
-  ...WEB_WARNING_CODES,
-] as const;
-
-export type WarningCode = (typeof WARNING_CODES)[number];
 
 export interface CatalogWarning {
   /** The catalog source as the job names it (URL or file id), or `client_mappings`. */

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { catalogDocumentSchema } from '../catalog/document';
-import { jobResultsSchema } from '../catalog/finishing/results';
+import { catalogDocumentSchema } from '../catalog';
 import { EXPORT_STATES } from './export';
 import { FILE_STATES } from './file';
 import { JOB_STATES, JOB_TYPES, jobSchema, PROCESSING_TYPES } from './job';
+import { jobResultsSchema } from './results';
 
 /**
  * Zod schemas of every response body the API answers, and of the callback it sends: the shapes that

@@ -1,10 +1,22 @@
-import type { CatalogDocument } from '../catalog/document';
-import type { DraftItem, WebDraftItem } from '../catalog/drafts/draft-item';
-import type { DraftingServices, SourceCopyDetails } from '../catalog/drafts/drafting';
+import type {
+  CatalogDocument,
+  DraftItem,
+  DraftingServices,
+  ImageDecoder,
+  PageRasterizer,
+  SourceCopyDetails,
+  TextRecognizer,
+} from '../catalog';
 import type { JobRecord } from '../model';
-import type { ImageDecoder, ObjectStore, PageRasterizer, TextRecognizer } from '../ports';
+import type { ObjectStore } from '../ports';
 import { isUuid } from '../schemas/job';
-import { type ItemProvenance, type ReviewSource, sourceCopyKey, writeDraftReview } from './draft-review';
+import {
+  type ItemProvenance,
+  itemProvenanceOf,
+  type ReviewSource,
+  sourceCopyKey,
+  writeDraftReview,
+} from './draft-review';
 
 export interface DraftCollectorDeps {
   readonly catalogs: ObjectStore;
@@ -48,7 +60,7 @@ export class DraftCollector implements DraftingServices {
   readonly recognizer?: TextRecognizer;
   readonly rasterizer?: PageRasterizer;
   readonly decoder?: ImageDecoder;
-  private readonly drafted: (DraftItem | WebDraftItem)[] = [];
+  private readonly drafted: DraftItem[] = [];
   private readonly sources = new Map<number, ReviewSource>();
 
   constructor(
@@ -91,10 +103,6 @@ export class DraftCollector implements DraftingServices {
     this.drafted.push(...items);
   }
 
-  recordWeb(_source: string, items: readonly WebDraftItem[]): void {
-    this.drafted.push(...items);
-  }
-
   /** Writes the review record of the drafted sources (nothing when no source was drafted). */
   async finish(document: CatalogDocument): Promise<number> {
     if (this.sources.size === 0 && this.drafted.length === 0) return 0;
@@ -106,13 +114,7 @@ export class DraftCollector implements DraftingServices {
       // Drafts of the same dish are one item: its first reading stands for it.
       if (id === undefined || seen.has(id)) continue;
       seen.add(id);
-      items.push({
-        item_id: id,
-        name: item.name,
-        ...item.provenance,
-        confidence: item.confidence,
-        doubts: item.doubts,
-      });
+      items.push(itemProvenanceOf(id, item, this.indexOf(item.provenance?.source ?? '')));
     }
     await writeDraftReview(this.deps.catalogs, this.job, {
       version: 1,

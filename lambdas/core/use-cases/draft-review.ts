@@ -1,7 +1,5 @@
-import { readAll } from '../catalog/bytes';
-import type { DraftProvenance, WebDraftProvenance } from '../catalog/drafts/draft-item';
-import type { WebPageCopy } from '../catalog/drafts/drafting';
-import { inertContentType } from '../catalog/sources/html-review';
+import type * as z from 'zod';
+import { type DraftItem, inertContentType, readAll, type WebPageCopy } from '../catalog';
 import { NotFoundError } from '../errors';
 import type { JobRecord } from '../model';
 import {
@@ -12,6 +10,7 @@ import {
   type SignedUrl,
 } from '../ports';
 import { isUuid } from '../schemas/job';
+import type { itemProvenanceSchema } from '../schemas/responses';
 
 /**
  * What the operations team needs beside a drafted catalog (SPEC 5.2 drafts, 5.4): for each drafted item,
@@ -25,13 +24,29 @@ export const sourceCopyKey = objectKeys.sourceCopy;
 
 /**
  * One drafted item's provenance, keyed by the item's id in the draft catalog: a page and box of a PDF or
- * photo, or a web page's URL and element path (no box).
+ * photo, or a web page's URL and element path (no box). One type with the operations API's schema.
  */
-export type ItemProvenance = (DraftProvenance | WebDraftProvenance) & {
-  readonly item_id: string;
-  readonly name: string;
-  readonly confidence: number;
-  readonly doubts: readonly string[];
+export type ItemProvenance = z.infer<typeof itemProvenanceSchema>;
+
+/**
+ * A drafted item's provenance as the review records it (the draft's own, draft.ts, in the review's words);
+ * `sourceIndex` stands in when the draft does not say which of the job's sources it came from.
+ */
+export const itemProvenanceOf = (itemId: string, item: DraftItem, sourceIndex: number): ItemProvenance => {
+  const p = item.provenance;
+  const method = p?.method ?? 'text';
+  return {
+    item_id: itemId,
+    name: item.name,
+    source: p?.source ?? '',
+    source_index: p?.sourceIndex ?? sourceIndex,
+    page: p?.page ?? 1,
+    box: p?.box ?? null,
+    method,
+    ...(method === 'html' ? { url: p?.url ?? null, locator: p?.locator ?? null } : {}),
+    confidence: item.confidence ?? 0,
+    doubts: [...(item.doubts ?? [])],
+  };
 };
 
 /** A source as the review shows it: where its bytes are, what they are. */

@@ -1,4 +1,4 @@
-import { upgradeCatalogStream } from '../catalog/upgrade-stream';
+import { upgradeCatalogStream } from '../catalog';
 import { ConflictError, NotFoundError } from '../errors';
 import type { ExportRecord, JobRecord, Problem } from '../model';
 import { problem } from '../model';

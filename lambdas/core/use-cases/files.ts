@@ -1,13 +1,6 @@
 import { NotFoundError } from '../errors';
-import type { FileRecord } from '../model';
-import {
-  type Clock,
-  type FileRepository,
-  type IdGenerator,
-  type ObjectStore,
-  objectKeys,
-  type PresignedUpload,
-} from '../ports';
+import type { FileRecord, PresignedUpload } from '../model';
+import { type Clock, type FileRepository, type IdGenerator, type ObjectStore, objectKeys } from '../ports';
 import type { CreateFileRequest } from '../schemas/file';
 import { isUuid, LIMITS } from '../schemas/job';
 

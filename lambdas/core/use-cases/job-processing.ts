@@ -1,9 +1,15 @@
-import { type BuiltCatalog, buildCatalog } from '../catalog/build-catalog';
-import { CatalogError, SourceTooLargeError } from '../catalog/errors';
-import type { SourceInput } from '../catalog/read-source';
-import { isSignInPage, shareLinkDownload } from '../catalog/share-links';
-import { DEFAULT_WEB_SETTINGS, type WebSourceSettings } from '../catalog/web/limits';
-import { catalogJsonChunks } from '../catalog/writer';
+import type { ImageDecoder, PageRasterizer, SourceInput, TextRecognizer } from '../catalog';
+import {
+  type BuiltCatalog,
+  buildCatalog,
+  CatalogError,
+  catalogJsonChunks,
+  DEFAULT_WEB_SETTINGS,
+  isSignInPage,
+  SourceTooLargeError,
+  shareLinkDownload,
+  type WebSourceSettings,
+} from '../catalog';
 import { ConflictError, NotFoundError } from '../errors';
 import type { JobRecord } from '../model';
 import { problem } from '../model';
@@ -12,13 +18,10 @@ import {
   type Clock,
   type ExportRepository,
   type FileRepository,
-  type ImageDecoder,
   type JobRepository,
   type ObjectStore,
   type OutboundHttp,
   objectKeys,
-  type PageRasterizer,
-  type TextRecognizer,
   type WorkQueue,
 } from '../ports';
 import { isUuid, LIMITS } from '../schemas/job';

@@ -1,7 +1,11 @@
-import { readAll } from '../catalog/bytes';
-import { type CatalogDocument, parseCatalogDocument, parseCatalogUpload } from '../catalog/document';
-import { summariseCatalog } from '../catalog/finishing/results';
-import { catalogJsonChunks } from '../catalog/writer';
+import {
+  type CatalogDocument,
+  catalogJsonChunks,
+  parseCatalogDocument,
+  parseCatalogUpload,
+  readAll,
+  summariseCatalog,
+} from '../catalog';
 import { ConflictError, InvalidStateError, NotFoundError, ValidationError } from '../errors';
 import { type JobRecord, jobResource, problem } from '../model';
 import {

@@ -1,5 +1,5 @@
 import { QUEUES } from '../../../lib/resources';
-import { DEFAULT_WEB_LIMITS, webUserAgent } from '../../core/catalog/web/limits';
+import { DEFAULT_WEB_LIMITS, webUserAgent } from '../../core/catalog';
 import { jobMessageSchema } from '../../core/messages';
 import { type JobProcessingDeps, processJob } from '../../core/use-cases/job-processing';
 import { loadConfig } from '../../shared/config';

@@ -1,9 +1,5 @@
-import {
-  currencyDecimals,
-  defaultCurrency,
-  isCurrencyCode,
-  parsePrice,
-} from '../../../lambdas/core/catalog/money';
+import { currencyDecimals, defaultCurrency, isCurrencyCode } from '../../../lambdas/core/catalog/money';
+import { parsePrice } from '../../../lambdas/core/catalog/prices';
 import { LANGUAGES } from '../../../lambdas/core/schemas/job';
 
 describe('parsePrice', () => {

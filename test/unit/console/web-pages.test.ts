@@ -55,6 +55,7 @@ describe('a web page as the console outlines it', () => {
 
   it('marks the element a drafted item was read from, by the locator the service computed', () => {
     const [row] = draftFromPage(parseHtml(menu), 'https://x.example/menu', {
+      source: 'https://x.example/menu',
       kind: 'menu',
       currency: 'USD',
     }).filter((item) => item.name === 'Pinot Grigio');

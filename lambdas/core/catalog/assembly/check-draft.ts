@@ -1,6 +1,6 @@
+import type { WarningCode } from '../../schemas/warning-codes';
 import { FIELD_LIMITS, type ItemImage, type Price, type Pricing } from '../document';
 import type { DraftImage, DraftItem, DraftModifierGroup, DraftVariant } from '../draft';
-import type { WarningCode } from '../warnings';
 import type { ItemFacts, VariantFacts } from './identity';
 
 /**

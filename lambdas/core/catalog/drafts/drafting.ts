@@ -1,10 +1,10 @@
-import type { ImageDecoder, PageRasterizer, TextRecognizer } from '../../ports';
-import type { DraftItem, WebDraftItem } from './draft-item';
+import type { DraftItem } from '../draft';
+import type { ImageDecoder, PageRasterizer, TextRecognizer } from './ports';
 import type { DraftLimits } from './read-draft';
 
 /** One page of a web source's kept copy: where its text lies in the copy (UTF-8 bytes). */
 export interface WebPageCopy {
-  /** 1-based, as WebDraftProvenance.page counts. */
+  /** 1-based, as a web draft's `provenance.page` counts. */
   readonly page: number;
   readonly url: string;
   readonly offset: number;
@@ -33,10 +33,11 @@ export interface DraftingServices {
   readonly limits?: DraftLimits;
   /** Keeps a copy of the source's bytes for review. */
   keepCopy(source: string, bytes: Uint8Array, details: SourceCopyDetails): Promise<void>;
-  /** The drafted items of one source, with where each was read and how sure the machine is. */
+  /**
+   * The drafted items of one source, with where each was read (`provenance`: a page and box of a PDF or
+   * photo, a web page's URL and element) and how sure the machine is (`confidence`, `doubts`).
+   */
   record(source: string, items: readonly DraftItem[]): void;
-  /** The same for items drafted from a web page's layout (sources/html.ts): URL and element, no box. */
-  recordWeb?(source: string, items: readonly WebDraftItem[]): void;
   /** The source's 0-based position in the job's `catalog_sources`. */
   indexOf(source: string): number;
 }

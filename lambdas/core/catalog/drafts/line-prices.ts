@@ -1,11 +1,20 @@
 import type { Price } from '../document';
-import { parsePrice } from '../money';
+import {
+  AMOUNT_NUMBER,
+  CURRENCY_MARK,
+  DEAL_BEFORE,
+  isMarketPrice,
+  MARKET_PRICE_AT_END,
+  PER_UNIT,
+  parsePrice,
+  withoutAllergens,
+} from '../prices';
 
 /**
  * Prices at the end of a menu line (SPEC 5.2 price rules, applied to text read from a PDF or a photo):
  * `Garlic Bread ....... $5.50`, `Margherita  12,50 €`, `Pizza  10 / 14 / 18`, `Oysters  MP`, `Soupe 8€50`.
- * The amounts themselves go through the project's one price parser (`parsePrice`); this module only finds
- * where they are and what they look like.
+ * The currency marks, the amounts, the market-price words and what is not a price are the one price
+ * grammar's (prices.ts); this module only finds where they are on a line and what they look like.
  */
 
 export interface PriceToken {
@@ -30,41 +39,22 @@ export interface LinePrices {
   readonly notAPrice: string | null;
 }
 
-/** SPEC 5.2: market or variable price words (English and French menus). */
-const VARIABLE_PRICE =
-  /^(?:m\.?\s?p\.?|mkt\.?(?:\s+price)?|market(?:\s+price)?|price\s+varies|variable|seasonal(?:\s+price)?|s\.q\.?|a\.q\.?|prix\s+du\s+march[ée]|selon\s+(?:le\s+)?march[ée]|selon\s+arrivage|p\.m\.)$/i;
-
-const CURRENCY_BEFORE = String.raw`(?:US\$|CA\$|C\$|A\$|AU\$|R\$|NT\$|[$€£¥￥₩₹]|(?:USD|EUR|GBP|CAD|AUD|CHF|JPY|MXN|BRL)\s?)`;
-const CURRENCY_AFTER = String.raw`(?:\s?(?:[€$£¥￥円₩]|USD|EUR|GBP|CAD|AUD|CHF|euros?|eur)(?![A-Za-z]))`;
-const NUMBER = String.raw`(?:\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?|\d{1,6}(?:[.,]\d{1,2})?)`;
-/** `12€50` (French for 12.50 €) and `12.-` (a whole amount). */
-const SPECIAL = String.raw`(?:\d{1,5}\s?€\s?\d{2}|\d{1,5}[.,]-)`;
-const AMOUNT = String.raw`(?:${SPECIAL}|${CURRENCY_BEFORE}?\s?${NUMBER}${CURRENCY_AFTER}?)`;
-const VARIABLE_WORDS = String.raw`(?:M\.?\s?P\.?|MKT\.?|[Mm]arket(?:\s+[Pp]rice)?|[Pp]rice\s+[Vv]aries|S\.Q\.?|A\.Q\.?|[Pp]rix\s+du\s+march[ée]|[Ss]elon\s+(?:le\s+)?march[ée]|[Ss]elon\s+arrivage)`;
+/** A whole amount (`12.-`, `12,–`), `12€50` (French for 12.50 €), and `12,50 e` (a € the font lost). */
+const SPECIAL = String.raw`(?:\d{1,5}\s?€\s?\d{2}|\d{1,5}[.,][-–—]|(?:\d{1,3}(?:[.,]\d{3})*|\d{1,6})(?:[.,]\d{1,2})?\s?[eE](?![\p{L}\d]))`;
+const AMOUNT = String.raw`(?:${SPECIAL}|${CURRENCY_MARK}?\s?${AMOUNT_NUMBER}(?:\s?${CURRENCY_MARK})?)`;
 
 /** One token at the very end, with what separates it from the text before it. */
 const TRAILING = new RegExp(
-  String.raw`(^|\s*[.·…_]{2,}\s*|\s+[|/–—-]\s*|\s*/\s*|\s+)(${SPECIAL}|${VARIABLE_WORDS}|${AMOUNT})\s*$`,
+  String.raw`(^|\s*[.·…_]{2,}\s*|\s+[|/–—-]\s*|\s*/\s*|\s+)(${MARKET_PRICE_AT_END}|${AMOUNT})\s*$`,
   'u',
 );
-const UNIT_PRICE = new RegExp(
-  String.raw`${AMOUNT}\s?(?:/|per\s|le\s|la\s)\s?(?:lb|kg|oz|g|100\s?g|each|ea|pc|pcs|piece|unit|pi[eè]ce)\.?\s*$`,
-  'iu',
-);
-const MULTI_BUY = /\b(?:\d+\s+(?:for|pour)|buy\s+\d+|\d+\s*x)\s*$/i;
+const UNIT_PRICE = new RegExp(String.raw`${AMOUNT}\s?${PER_UNIT.source}\s*$`, 'iu');
 
-const WHOLE_TOKEN = new RegExp(`^(?:${SPECIAL}|${AMOUNT})$`, 'u');
+const WHOLE_TOKEN = new RegExp(`^(?:${AMOUNT})$`, 'u');
+const MARK = new RegExp(CURRENCY_MARK, 'u');
 
-const hasCurrency = (token: string): boolean => /[$€£¥￥₩₹円]|[A-Za-z]{3}/.test(token);
+const hasCurrency = (token: string): boolean => MARK.test(token) || /\d\s?[eE]$/.test(token);
 const hasDecimals = (token: string): boolean => /\d[.,]\d{1,2}(?!\d)|€\s?\d{2}$/.test(token);
-
-/** Rewrites the spellings parsePrice does not know (`12€50`, `12.-`, `euros`) into ones it does. */
-const normaliseAmount = (token: string): string =>
-  token
-    .replace(/^(\d{1,5})\s?€\s?(\d{2})$/, '$1.$2 €')
-    .replace(/^(\d{1,5})[.,]-$/, '$1')
-    .replace(/\beuros?\b/i, 'EUR')
-    .replace(/\beur\b/i, 'EUR');
 
 /**
  * Reads one price-like token: a market/variable price word, or an amount parsed in `currency` unless the
@@ -74,9 +64,9 @@ const normaliseAmount = (token: string): string =>
  */
 export const readPriceToken = (token: string, currency: string): PriceToken | undefined => {
   const text = token.trim();
-  if (VARIABLE_PRICE.test(text)) return { text, price: null, variable: true };
+  if (isMarketPrice(text)) return { text, price: null, variable: true };
   if (!WHOLE_TOKEN.test(text)) return undefined;
-  const parsed = parsePrice(normaliseAmount(text), currency);
+  const parsed = parsePrice(text, currency);
   return parsed.ok ? { text, price: parsed.price, variable: false } : undefined;
 };
 
@@ -93,7 +83,7 @@ export const isPriceText = (text: string, currency = 'USD'): boolean => {
  * @example readLinePrices('Pizza  10 / 14 / 18', 'USD')          // three prices
  */
 export const readLinePrices = (text: string, currency: string): LinePrices => {
-  let rest = text.replace(/\s+/g, ' ').trim();
+  let rest = withoutAllergens(text.replace(/\s+/g, ' ').trim());
   const unit = UNIT_PRICE.exec(rest);
   if (unit) {
     return {
@@ -125,8 +115,8 @@ export const readLinePrices = (text: string, currency: string): LinePrices => {
     if (!/^\s*\/?\s*$/.test(separator) && separator.trim() !== '/') break;
   }
   const label = stripLeaders(rest);
-  if (prices.length > 0 && MULTI_BUY.test(label)) {
-    const deal = MULTI_BUY.exec(label)!;
+  if (prices.length > 0 && DEAL_BEFORE.test(label)) {
+    const deal = DEAL_BEFORE.exec(label)!;
     return {
       label: stripLeaders(label.slice(0, deal.index)),
       prices: [],

@@ -1,4 +1,5 @@
-import type { DraftItem, DraftVariant, DraftWarning } from './draft-item';
+import type { DraftItem, DraftVariant } from '../draft';
+import type { DraftWarning } from './draft-result';
 import type { Line } from './layout';
 import { type PricedLine, readPricedLine } from './priced-lines';
 import { type Box, median, type PageGeometry, relativeBox, type TextRun, unionBox } from './text-runs';
@@ -139,6 +140,7 @@ export const draftMenu = (
       } else if (p.label === '') {
         warnings.push({
           page: p.line.page,
+          code: 'unreadable_record',
           message: `a price (${p.prices.map((t) => t.text).join(' ')}) with no dish next to it was left out`,
         });
       } else {
@@ -208,6 +210,7 @@ export const draftMenu = (
     const pages = [...new Set(unplaced.map((l) => l.page))].join(', ');
     warnings.push({
       page: null,
+      code: 'unreadable_record',
       message: `${unplaced.length} line(s) of text (page ${pages}) are not in the draft: no price was found for them (e.g. "${unplaced[0]!.text.slice(0, 60)}")`,
     });
   }
@@ -325,6 +328,7 @@ const finish = (
   }
   const box: Box = unionBox([...open.lines, ...prices.map((p) => p.box)]);
   return {
+    kind: 'item',
     categoryPath: path.map((h) => h.text),
     name: open.name,
     description: open.description.length > 0 ? open.description.join(' ').replace(/\s+/g, ' ').trim() : null,
@@ -332,7 +336,7 @@ const finish = (
     variants,
     provenance: {
       source: context.source,
-      source_index: context.sourceIndex,
+      sourceIndex: context.sourceIndex,
       page: open.nameLine.page,
       box: page ? relativeBox(box, page) : { x: 0, y: 0, width: 1, height: 1 },
       method: ocr ? 'ocr' : 'text',

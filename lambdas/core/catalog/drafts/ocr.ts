@@ -1,20 +1,6 @@
-import type { OcrPage } from '../../ports';
 import type { Language } from '../../schemas/job';
+import type { OcrPage } from './ports';
 import type { TextRun } from './text-runs';
-
-export type OcrFailure = 'timeout' | 'unreadable' | 'unavailable';
-
-/** OCR could not read an image: too slow, not an image it can decode, or no engine in this runtime. */
-export class OcrError extends Error {
-  constructor(
-    message: string,
-    readonly reason: OcrFailure,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
 
 /**
  * Tesseract language data shipped with the service (npm `@tesseract.js-data/*`), by the language part of

@@ -1,5 +1,4 @@
-import type { GrayImage, OcrPage, QuarterTurns } from '../../ports';
-import type { PhotoFormat } from '../sources/signatures';
+import type { GrayImage, OcrPage, PhotoFormat, QuarterTurns } from './ports';
 import { median } from './text-runs';
 
 /**

@@ -1,13 +1,19 @@
 import { imageSize } from 'image-size';
-import type { ImageDecoder, PageRasterizer, TextRecognizer } from '../../ports';
 import type { Language } from '../../schemas/job';
-import { type PhotoFormat, sniffPhotoFormat } from '../sources/signatures';
-import type { DraftResult, DraftWarning } from './draft-item';
+import { sniffPhotoFormat } from '../sources/signatures';
+import type { DraftResult, DraftWarning } from './draft-result';
 import { rebuildLines } from './layout';
 import { draftMenu } from './menu-draft';
-import { OcrError, ocrLanguages, ocrRuns } from './ocr';
+import { ocrLanguages, ocrRuns } from './ocr';
 import { FIRST_READ_PIXELS, needsDecoding, OCR_NATIVE_FORMATS } from './page-image';
 import { openPdf } from './pdf-text';
+import {
+  type ImageDecoder,
+  OcrError,
+  type PageRasterizer,
+  type PhotoFormat,
+  type TextRecognizer,
+} from './ports';
 import { type PageReading, readPageImage } from './read-image';
 import type { PageGeometry, TextRun } from './text-runs';
 
@@ -106,11 +112,13 @@ export const draftSource = async (
     if (photo === undefined || (!deps.decoder && !OCR_NATIVE_FORMATS.includes(photo.format))) {
       warnings.push({
         page: 1,
+        code: 'source_unreadable',
         message: `the image is in a format the OCR cannot decode (${deps.decoder ? 'JPEG, PNG, WebP, HEIC, GIF, BMP, TIFF and AVIF' : 'JPEG, PNG and WebP'} are read): export it as JPEG`,
       });
     } else if (photo.pixels > limits.maxImagePixels) {
       warnings.push({
         page: 1,
+        code: 'source_unreadable',
         message: `the image has ${(photo.pixels / 1e6).toFixed(0)} megapixels, over the ${limits.maxImagePixels / 1e6} read by OCR`,
       });
     } else {
@@ -126,10 +134,15 @@ export const draftSource = async (
         });
         runs.push(...ocrRuns(read, 1));
         if (images > 1)
-          warnings.push({ page: null, message: `only the first of the image's ${images} pages was read` });
+          warnings.push({
+            page: null,
+            code: 'source_unreadable',
+            message: `only the first of the image's ${images} pages was read`,
+          });
       } catch (error) {
         warnings.push({
           page: 1,
+          code: 'source_unreadable',
           message: `the image was not read: ${describeOcrFailure(error, limits.ocrPageTimeoutMs)}`,
         });
       }
@@ -138,7 +151,11 @@ export const draftSource = async (
     usedOcr = await readPdf(input, limits, ocr, deps.rasterizer, { pages, runs, warnings });
   }
   if (usedOcr && !exact) {
-    warnings.push({ page: null, message: `no OCR data for ${input.language}: the text was read as English` });
+    warnings.push({
+      page: null,
+      code: 'source_unreadable',
+      message: `no OCR data for ${input.language}: the text was read as English`,
+    });
   }
   const drafted = draftMenu(rebuildLines(runs), {
     source: input.source,
@@ -192,6 +209,7 @@ const readPdf = async (
   const pdf = await openPdf(input.bytes).catch((error: unknown) => {
     out.warnings.push({
       page: null,
+      code: 'source_unreadable',
       message: `the PDF could not be opened (${error instanceof Error ? error.message : 'damaged or protected'})`,
     });
     return undefined;
@@ -203,6 +221,7 @@ const readPdf = async (
     if (pdf.pageCount > last) {
       out.warnings.push({
         page: null,
+        code: 'source_unreadable',
         message: `only the first ${last} of ${pdf.pageCount} pages were read`,
       });
     }
@@ -216,6 +235,7 @@ const readPdf = async (
       if (ocrPages >= limits.maxOcrPages) {
         out.warnings.push({
           page,
+          code: 'source_unreadable',
           message: `page ${page} has no text layer and is over the ${limits.maxOcrPages} scanned pages read by OCR`,
         });
         continue;
@@ -224,7 +244,11 @@ const readPdf = async (
         ?.rasterize(input.bytes, page, { maxPixels: limits.rasterPixels })
         .catch(() => undefined);
       if (!image) {
-        out.warnings.push({ page, message: `page ${page} has no text layer and could not be drawn for OCR` });
+        out.warnings.push({
+          page,
+          code: 'source_unreadable',
+          message: `page ${page} has no text layer and could not be drawn for OCR`,
+        });
         continue;
       }
       ocrPages++;
@@ -254,6 +278,7 @@ const readPdf = async (
       } catch (error) {
         out.warnings.push({
           page,
+          code: 'source_unreadable',
           message: `page ${page} was not read: ${describeOcrFailure(error, limits.ocrPageTimeoutMs)}`,
         });
       }

@@ -1,6 +1,3 @@
-import type { ImageDecoder, OcrPage, QuarterTurns, TextRecognizer } from '../../ports';
-import type { PhotoFormat } from '../sources/signatures';
-import { OcrError } from './ocr';
 import {
   firstReadScale,
   isWeakRead,
@@ -14,6 +11,14 @@ import {
   turnedSize,
   worthStraightening,
 } from './page-image';
+import {
+  type ImageDecoder,
+  OcrError,
+  type OcrPage,
+  type PhotoFormat,
+  type QuarterTurns,
+  type TextRecognizer,
+} from './ports';
 import { estimateSkew } from './skew';
 import type { PageView } from './text-runs';
 

@@ -1,4 +1,4 @@
-import type { GrayImage } from '../../ports';
+import type { GrayImage } from './ports';
 
 /**
  * How far a photographed page is tilted, from the text lines themselves (projection profiles): ink is

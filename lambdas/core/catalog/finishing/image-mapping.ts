@@ -1,10 +1,11 @@
 import { imageSize } from 'image-size';
 import { discardBody, OutboundError } from '../../outbound';
 import type { OutboundHttp } from '../../ports';
+import type { ImageMappingResults } from '../../schemas/results';
 import type { ImageMapping, Item, ItemImage, Variant } from '../document';
+import type { ImageFormat } from '../drafts/ports';
 import { hasValidCheckDigit } from '../gtin';
-import { type ImageFormat, sniffImageFormat } from '../sources/signatures';
-import type { ImageMappingResults } from './results';
+import { sniffImageFormat } from '../sources/signatures';
 
 /** Identifiers found in an image URL's file name, in the order they are tried. */
 export interface ImageIdentifiers {

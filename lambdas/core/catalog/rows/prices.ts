@@ -1,7 +1,16 @@
+import type { WarningCode } from '../../schemas/warning-codes';
 import type { Price } from '../document';
-import { isCurrencyCode, parsePrice } from '../money';
+import { isCurrencyCode } from '../money';
+import {
+  AMOUNT_NUMBER,
+  CURRENCY_MARK,
+  DEAL,
+  isMarketPrice,
+  PER_UNIT,
+  parsePrice,
+  withoutAllergens,
+} from '../prices';
 import type { CellValue } from '../sources/types';
-import type { WarningCode } from '../warnings';
 
 /**
  * Price cells as merchants write them (SPEC 5.2): a number or a decimal string with an optional currency
@@ -24,19 +33,6 @@ export type PriceCell =
   | { readonly kind: 'prices'; readonly prices: readonly LabelledPrice[] }
   | { readonly kind: 'invalid'; readonly code: WarningCode; readonly message: string };
 
-const VARIABLE = new RegExp(
-  '^(?:mp|m\\.p\\.?|market|market price|mkt|mkt price|variable|variable price|price varies|varies|' +
-    'seasonal|seasonal price|sp|aq|a\\.q\\.|ask|ask server|ask your server|see server|call|' +
-    'prix du march[eé]|selon march[eé]|prix variable|tagespreis|marktpreis|nach tagespreis|' +
-    'precio de mercado|seg[uú]n mercado|prezzo di mercato|s\\.q\\.|sq|preço de mercado|dagprijs|' +
-    '時価|時価格|시가|时价|時價)$',
-  'iu',
-);
-
-/** `per lb`, `/kg`, `each`: a price per unit of weight or volume is not the price of an item. */
-const PER_UNIT =
-  /(?:\/|\bper\b|\bpr\b)\s*(?:\d+\s*)?(lb|lbs|pound|kg|kilo|g|gr|100\s*g|oz|ounce|l|litre|liter|ml|cl|dozen|doz|piece|pc|pcs|slice|person|pp|hour|hr)\b/i;
-const DEAL = /\b\d+\s*(?:for|x|\/)\s*[$€£¥]?\s*\d/i;
 const FREE =
   /^(?:free|gratis|no charge|n\/c|complimentary|included|incl\.?|gratuit|kostenlos|gratuito|無料|무료|免费)$/iu;
 
@@ -74,11 +70,13 @@ const priceObject = (value: { readonly [key: string]: unknown }, fallback: strin
 };
 
 /** `Glass 11`, `11 glass`, `11 (glass)`, `$11`: a price with an optional label before or after it. */
+const LABELLED = new RegExp(
+  `^(?:([^\\d$€£¥₩(]+?)\\s*[:=]?\\s*)?(${CURRENCY_MARK}?\\s*${AMOUNT_NUMBER}\\s*${CURRENCY_MARK}?)\\s*(?:\\(?([^\\d()]+?)\\)?)?$`,
+  'u',
+);
+
 const labelled = (part: string, fallback: string): LabelledPrice | null => {
-  const match =
-    /^(?:([^\d$€£¥₩(]+?)\s*[:=]?\s*)?([$€£¥₩]?\s*\d[\d.,]*\s*(?:[$€£¥₩]|[A-Z]{3})?)\s*(?:\(?([^\d()]+?)\)?)?$/u.exec(
-      part.trim(),
-    );
+  const match = LABELLED.exec(part.trim());
   if (match === null) return null;
   const [, before, amount, after] = match;
   if (before !== undefined && after !== undefined) return null;
@@ -142,12 +140,13 @@ export const parsePriceCell = (
       ? fail('invalid_price', 'a list is not a price')
       : priceObject(value as { readonly [key: string]: unknown }, currency);
   }
-  const text = value.trim();
+  // Allergen markers after the price (`12,50 (A,C,G)`) are not part of it.
+  const text = withoutAllergens(value.trim());
   if (text === '' || text === '-' || text === '—' || text === '–') return { kind: 'empty' };
   const parsed = parsePrice(text, currency);
   if (parsed.ok) return { kind: 'price', price: parsed.price };
   const folded = text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ');
-  if (VARIABLE.test(folded)) return { kind: 'variable' };
+  if (isMarketPrice(folded)) return { kind: 'variable' };
   if (FREE.test(folded)) return { kind: 'price', price: { amount: 0, currency } };
   if (options.several) {
     const prices = severalPrices(text, currency);

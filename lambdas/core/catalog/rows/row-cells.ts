@@ -1,7 +1,8 @@
 import type { DraftImage } from '../draft';
 import { columnLabel } from '../headers/columns';
 import { bracketed } from '../headers/normalise';
-import { isCurrencyCode, parsePrice } from '../money';
+import { isCurrencyCode } from '../money';
+import { parsePrice } from '../prices';
 import type { TableRow } from '../sources/types';
 import { type BarcodeResult, parseBarcode } from './barcodes';
 import {

@@ -1,7 +1,7 @@
+import type { WarningCode } from '../../schemas/warning-codes';
 import type { Draft } from '../draft';
 import type { Field } from '../headers/aliases';
 import type { TableRow } from '../sources/types';
-import type { WarningCode } from '../warnings';
 
 /** Where drafts go: assembly, one at a time (no buffering between the reader and the catalog). */
 export type DraftSink = (draft: Draft) => void;

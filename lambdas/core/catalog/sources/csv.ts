@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type CsvError, type Options, parse } from 'csv-parse';
+import type { TextEncoding } from '../../schemas/source-formats';
 import { peekStream } from '../bytes';
 import { CatalogSourceError } from '../errors';
 import { encodingFallbackWarning, toUtf8 } from './encoding';
 import { MAX_SHEET_COLUMNS } from './sheet-bounds';
-import type { ReadContext, SourceReader, Table, TableRow, TextEncoding } from './types';
+import type { ReadContext, SourceReader, Table, TableRow } from './types';
 
 /**
  * CSV, TSV and semicolon-separated text (SPEC 5.2): any of the encodings of encoding.ts, the delimiter

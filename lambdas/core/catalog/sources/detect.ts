@@ -1,5 +1,6 @@
+import type { TextEncoding } from '../../schemas/source-formats';
 import { detectEncoding } from './encoding';
-import type { SourceProbe, SourceReader, TextEncoding } from './types';
+import type { SourceProbe, SourceReader } from './types';
 
 /**
  * Source format detection (SPEC 5.2) over a list of readers: binary signatures first (a PDF labelled

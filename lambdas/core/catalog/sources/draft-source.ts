@@ -1,9 +1,6 @@
 import { readAll } from '../bytes';
-import type { DraftItem as PipelineDraft } from '../draft';
-import type { DraftItem } from '../drafts/draft-item';
 import { draftSource } from '../drafts/read-draft';
 import { CatalogSourceError } from '../errors';
-import type { WarningCode } from '../warnings';
 import { sniffPhotoFormat } from './signatures';
 import type { OpenedSource, ReadContext, ReaderOutput } from './types';
 
@@ -15,30 +12,6 @@ const readWhole = (source: OpenedSource): Promise<Uint8Array> =>
     maxBytes: MAX_DRAFT_SOURCE_BYTES,
     tooLarge: () => new CatalogSourceError('the source is over 100 MB', 'source_unreadable'),
   });
-
-/** A drafted dish as the pipeline's draft (assembly turns it into a format 2 item). */
-const toPipelineDraft = (item: DraftItem): PipelineDraft => ({
-  kind: 'item',
-  categoryPath: item.categoryPath,
-  name: item.name,
-  description: item.description,
-  optionNames: item.optionNames,
-  variants: item.variants.map((v) => ({
-    name: v.name,
-    options: v.options,
-    price: v.price,
-    pricing: v.pricing,
-  })),
-  provenance: { source: item.provenance.source, page: item.provenance.page },
-  confidence: item.confidence,
-});
-
-const warningCode = (message: string): WarningCode =>
-  /not a single price|not a price/.test(message)
-    ? 'not_a_price'
-    : /line\(s\) of text|no dish/.test(message)
-      ? 'unreadable_record'
-      : 'source_unreadable';
 
 /**
  * Reads a PDF or photographed menu into drafts (SPEC 5.2 "Drafts for the operations team"): the job goes to
@@ -91,7 +64,7 @@ export const readDraftSource = async (
       row: null,
       column: null,
       ...(warning.page ? { page: warning.page } : {}),
-      code: warningCode(warning.message),
+      code: warning.code,
       message: warning.message,
     });
   }
@@ -100,5 +73,5 @@ export const readDraftSource = async (
       ? `${source.source} is ${what}: ${result.items.length} dishes were drafted by machine for the operations team to check`
       : `${source.source} is ${what} in which no dish with a price was found: the operations team reads it`,
   );
-  return { kind: 'drafts', drafts: result.items.map(toPipelineDraft) };
+  return { kind: 'drafts', drafts: result.items };
 };

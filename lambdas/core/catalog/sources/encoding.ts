@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import iconv from 'iconv-lite';
+import type { TextEncoding } from '../../schemas/source-formats';
 import type { WarningInput } from '../warnings';
-import type { TextEncoding } from './types';
 
 /**
  * Text encodings (SPEC 5.2): a byte order mark decides (UTF-8, UTF-16LE, UTF-16BE); otherwise strict

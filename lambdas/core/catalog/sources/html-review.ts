@@ -1,7 +1,6 @@
-import type { WebDraftItem } from '../drafts/draft-item';
+import type { DraftItem } from '../draft';
 import type { WebPageCopy } from '../drafts/drafting';
 import type { ReviewPage, WebSourceResult } from '../web/read-web-source';
-import type { WebItem } from '../web/types';
 import type { ReadContext } from './types';
 
 /**
@@ -57,49 +56,45 @@ export const copyOfPages = (pages: readonly ReviewPage[]): { bytes: Uint8Array; 
   return { bytes: Buffer.concat(parts), webPages };
 };
 
-const reviewItemOf = (
-  item: WebItem,
-  source: string,
+/**
+ * A drafted item with where the review finds it: its page among the copy's pages and the source's index
+ * (an uploaded page is only itself: no URL).
+ */
+const placed = (
+  item: DraftItem,
   sourceIndex: number,
   pageOf: (url: string) => number,
   uploaded: boolean,
-): WebDraftItem => ({
-  categoryPath: item.categoryPath,
-  name: item.name,
-  description: item.description,
-  optionNames: item.optionNames,
-  variants: item.variants.map((v) => ({
-    name: v.name,
-    options: v.options,
-    price: v.price,
-    pricing: v.pricing,
-  })),
-  provenance: {
-    source,
-    source_index: sourceIndex,
-    page: item.provenance ? pageOf(item.provenance.url) : 1,
-    box: null,
-    method: 'html',
-    url: uploaded ? null : (item.provenance?.url ?? null),
-    locator: item.provenance?.locator ?? null,
-  },
-  confidence: item.confidence ?? 0,
-  doubts: item.doubts ?? [],
-});
+): DraftItem => {
+  const url = item.provenance?.url ?? null;
+  return {
+    ...item,
+    provenance: {
+      ...item.provenance,
+      source: item.provenance?.source ?? '',
+      sourceIndex,
+      page: url === null ? 1 : pageOf(url),
+      box: null,
+      method: 'html',
+      url: uploaded ? null : url,
+    },
+  };
+};
 
 /**
  * Keeps the reviewer's copy and records the drafted items (when the job worker provides `drafting` and the
- * source goes to a person). `upload`: a saved page uploaded as a file, which the uploads bucket keeps as it
- * was sent (no copy is made; its one page is the whole file).
+ * source goes to a person); returns the source's drafts, the drafted ones placed on the copy's pages.
+ * `upload`: a saved page uploaded as a file, which the uploads bucket keeps as it was sent (no copy is made;
+ * its one page is the whole file).
  */
 export const keepWebReview = async (
   ctx: ReadContext,
   source: string,
   result: WebSourceResult,
   upload: { readonly contentType: string | null; readonly body: Uint8Array } | null,
-): Promise<void> => {
+): Promise<DraftItem[]> => {
   const drafting = ctx.drafting;
-  if (!drafting || result.reviewPages.length === 0) return;
+  if (!drafting || result.reviewPages.length === 0) return result.items;
   const uploaded = upload !== null;
   const { bytes, webPages } = copyOfPages(result.reviewPages);
   await drafting.keepCopy(source, upload ? upload.body : bytes, {
@@ -110,9 +105,12 @@ export const keepWebReview = async (
   });
   const pageOf = (url: string): number => webPages.find((p) => p.url === url)?.page ?? 1;
   const sourceIndex = drafting.indexOf(source);
-  const drafted = result.items.filter((item) => item.confidence !== undefined);
-  drafting.recordWeb?.(
-    source,
-    drafted.map((item) => reviewItemOf(item, source, sourceIndex, pageOf, uploaded)),
+  const items = result.items.map((item) =>
+    item.confidence === undefined ? item : placed(item, sourceIndex, pageOf, uploaded),
   );
+  drafting.record(
+    source,
+    items.filter((item) => item.confidence !== undefined),
+  );
+  return items;
 };

@@ -1,12 +1,11 @@
 import { OutboundNetworkError } from '../../outbound';
 import { readAll } from '../bytes';
-import type { DraftItem } from '../draft';
 import { CatalogSourceError } from '../errors';
 import { decodeHtml, HtmlTooDeepError, parseHtml } from '../web/html';
 import { isSpreadsheetExport, spreadsheetTables } from '../web/html-table';
 import { DEFAULT_WEB_LIMITS } from '../web/limits';
 import { readWebSource } from '../web/read-web-source';
-import type { WebItem, WebReadContext } from '../web/types';
+import type { WebReadContext } from '../web/types';
 import { WebBudget, WebSession } from '../web/web-session';
 import { keepWebReview } from './html-review';
 import type { OpenedSource, ReadContext, SourceReader, TableRow } from './types';
@@ -33,33 +32,6 @@ const readPage = (source: OpenedSource, maxBytes: number): Promise<Buffer> =>
       ),
   });
 
-/** A web reader's item as the pipeline's draft entity. */
-export const webItemToDraft = (item: WebItem, source: string): DraftItem => ({
-  kind: 'item',
-  categoryPath: item.categoryPath,
-  name: item.name,
-  description: item.description,
-  brand: item.brand,
-  calories: item.calories,
-  tags: item.tags,
-  images: item.images,
-  optionNames: item.optionNames,
-  variants: item.variants.map((v) => ({
-    name: v.name,
-    options: v.options,
-    price: v.price,
-    pricing: v.pricing,
-    sku: v.sku,
-    gtin: v.gtin,
-    images: v.images,
-  })),
-  ...(item.modifierGroups ? { modifierGroups: item.modifierGroups } : {}),
-  ...(item.provenance
-    ? { provenance: { source, url: item.provenance.url, locator: item.provenance.locator } }
-    : {}),
-  ...(item.confidence !== undefined ? { confidence: item.confidence } : {}),
-});
-
 /** The page's spreadsheet tables (web/html-table.ts), or null when it is a web page to read as one. */
 const spreadsheetTablesOf = (source: OpenedSource, body: Buffer): TableRow[][] | null => {
   const html = decodeHtml(body, source.contentType);
@@ -72,7 +44,8 @@ const spreadsheetTablesOf = (source: OpenedSource, body: Buffer): TableRow[][] |
   }
 };
 
-const contextOf = (ctx: ReadContext): WebReadContext => ({
+const contextOf = (ctx: ReadContext, source: string): WebReadContext => ({
+  source,
   kind: ctx.jobType === 'new_menu' ? 'menu' : 'retail',
   currency: ctx.currency,
 });
@@ -118,7 +91,7 @@ export const htmlReader: SourceReader = {
       result = await readWebSource(
         { url: url ?? 'about:blank', body, contentType: source.contentType, headers: {} },
         session,
-        contextOf(ctx),
+        contextOf(ctx, source.source),
       );
     } catch (error) {
       if (error instanceof HtmlTooDeepError)
@@ -133,11 +106,15 @@ export const htmlReader: SourceReader = {
     for (const warning of result.warnings) {
       ctx.warn({ row: null, column: warning.field ?? null, code: warning.code, message: warning.message });
     }
-    if (result.review) {
-      ctx.needsReview(result.review);
-      // What the machine read and where each drafted item is on it, for the operations team.
-      await keepWebReview(ctx, source.source, result, url ? null : { contentType: source.contentType, body });
-    }
-    return { kind: 'drafts', drafts: result.items.map((item) => webItemToDraft(item, source.source)) };
+    if (!result.review) return { kind: 'drafts', drafts: result.items };
+    ctx.needsReview(result.review);
+    // What the machine read and where each drafted item is on it, for the operations team.
+    const drafts = await keepWebReview(
+      ctx,
+      source.source,
+      result,
+      url ? null : { contentType: source.contentType, body },
+    );
+    return { kind: 'drafts', drafts };
   },
 };

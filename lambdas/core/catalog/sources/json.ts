@@ -3,7 +3,6 @@ import { CatalogSourceError } from '../errors';
 import { mapShopifyProducts, shopifyProductsOf } from '../web/shopify';
 import { documentDrafts } from './catalog-document';
 import { decodeAll, encodingFallbackWarning } from './encoding';
-import { webItemToDraft } from './html';
 import { flattenRows, isJsonObject } from './json-rows';
 import type { CellValue, ReadContext, ReaderOutput, SourceReader, TableRow } from './types';
 
@@ -91,7 +90,7 @@ const fromValue = (value: unknown, ctx: ReadContext): ReaderOutput => {
     ctx.describe({ profile: 'shopify' });
     for (const warning of mapped.warnings)
       ctx.warn({ row: null, column: warning.field ?? null, code: warning.code, message: warning.message });
-    return { kind: 'drafts', drafts: mapped.items.map((item) => webItemToDraft(item, ctx.source)) };
+    return { kind: 'drafts', drafts: mapped.items };
   }
   if (isJsonObject(value)) {
     // `{ "items": [...] }`, or one level down: `{ "menu": { "sections": [...] } }`.

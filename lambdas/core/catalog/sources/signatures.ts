@@ -1,6 +1,6 @@
-/** Magic bytes of the binary formats a source or an image may be in. */
+import type { ImageFormat, PhotoFormat } from '../drafts/ports';
 
-export type ImageFormat = 'jpeg' | 'png' | 'gif' | 'webp';
+/** Magic bytes of the binary formats a source or an image may be in. */
 
 export const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0): boolean =>
   bytes.length >= offset + signature.length && signature.every((b, i) => bytes[offset + i] === b);
@@ -19,9 +19,6 @@ export const sniffImageFormat = (bytes: Uint8Array): ImageFormat | null => {
   if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8)) return 'webp';
   return null;
 };
-
-/** Formats a photographed menu may come in (SPEC 5.2 drafts), as far as the OCR's decoder reads them. */
-export type PhotoFormat = ImageFormat | 'bmp' | 'tiff' | 'heic' | 'avif';
 
 /** HEIF brands (ISO/IEC 23008-12): HEVC-coded (`heic`…) and AV1-coded (`avif`); `mif1` alone says neither. */
 const HEVC_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'hevm', 'hevs']);

@@ -1,5 +1,6 @@
 import type { OutboundHttp } from '../../ports';
 import type { JobType, Language } from '../../schemas/job';
+import type { SourceFormat, TextEncoding } from '../../schemas/source-formats';
 import type { Draft } from '../draft';
 import type { DraftingServices } from '../drafts/drafting';
 import type { WarningInput } from '../warnings';
@@ -19,35 +20,6 @@ import type { WebJobContext } from '../web/web-session';
 
 /** Bytes as a source yields them: a Node Readable, a fetch body, or the OutboundResponse body. */
 export type ByteStream = AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
-
-export const SOURCE_FORMATS = [
-  'csv',
-  'xlsx',
-  'xls',
-  'ods',
-  'numbers',
-  'json',
-  'xml',
-  'pdf',
-  'image',
-  'html',
-  'unknown',
-] as const;
-export type SourceFormat = (typeof SOURCE_FORMATS)[number];
-
-/**
- * Text encodings a source may be in (SPEC 5.2: a BOM decides, else strict UTF-8, else Windows-1252; and
- * Shift_JIS, what Japanese Excel writes, when the bytes are plainly Japanese).
- */
-export const TEXT_ENCODINGS = [
-  'utf-8',
-  'utf-16le',
-  'utf-16be',
-  'windows-1252',
-  'shift_jis',
-  'macintosh',
-] as const;
-export type TextEncoding = (typeof TEXT_ENCODINGS)[number];
 
 /** One cell as a reader yields it. Objects come from JSON rows (a price `{ amount, currency }`). */
 export type CellValue =

@@ -1,8 +1,9 @@
 import type { Document, Element } from 'domhandler';
+import type { DraftItem, DraftVariant } from '../draft';
 import { locatorOf } from './html';
 import { type PageLine, pageLines } from './page-lines';
 import { findPrices, type PriceToken } from './price-text';
-import type { WebItem, WebReadContext, WebVariant } from './types';
+import type { WebReadContext } from './types';
 
 /**
  * A draft catalog from a page with no structured data (SPEC 5.2: "an HTML menu with no structured data
@@ -144,7 +145,7 @@ const readLine = (text: string, tokens: readonly PriceToken[], named: boolean): 
 const variantsOf = (
   tokens: readonly PriceToken[],
   labels: readonly (string | null)[],
-): { variants: WebVariant[]; optionNames: string[] } => {
+): { variants: DraftVariant[]; optionNames: string[] } => {
   const base = (token: PriceToken) => ({
     price: token.price,
     pricing: token.kind === 'variable' ? ('variable' as const) : ('fixed' as const),
@@ -182,7 +183,7 @@ const confidenceOf = (
 };
 
 /** Drops the category every item shares when it is only the page's title above real sections. */
-const dropCommonTitle = (items: WebItem[]): WebItem[] => {
+const dropCommonTitle = (items: DraftItem[]): DraftItem[] => {
   let result = items;
   while (
     result.length > 0 &&
@@ -197,9 +198,9 @@ const dropCommonTitle = (items: WebItem[]): WebItem[] => {
  * The draft items of a page, or none when fewer than MIN_DRAFT_ITEMS priced things are on it. Each item
  * has `provenance` (page URL and element path) and `confidence`.
  */
-export const draftFromPage = (document: Document, pageUrl: string, context: WebReadContext): WebItem[] => {
+export const draftFromPage = (document: Document, pageUrl: string, context: WebReadContext): DraftItem[] => {
   const units = unitsOf(pageLines(document), context.currency);
-  const items: WebItem[] = [];
+  const items: DraftItem[] = [];
   const headings: { level: number; text: string }[] = [];
   let pending: PageLine[] = [];
   let last: { index: number; open: boolean } | null = null;
@@ -289,6 +290,7 @@ export const draftFromPage = (document: Document, pageUrl: string, context: WebR
     const categoryPath = headings.map((h) => h.text).filter((t) => t !== '');
     const { variants, optionNames } = variantsOf(reading.tokens, reading.labels);
     items.push({
+      kind: 'item',
       categoryPath,
       name,
       description,
@@ -298,7 +300,12 @@ export const draftFromPage = (document: Document, pageUrl: string, context: WebR
       images: [],
       optionNames,
       variants,
-      provenance: { url: pageUrl, locator: locatorOf(unit.container) },
+      provenance: {
+        source: context.source,
+        url: pageUrl,
+        locator: locatorOf(unit.container),
+        method: 'html',
+      },
       ...confidenceOf({ name, categoryPath }, reading.tokens, reading.labels, fromContext),
     });
     last = { index: items.length - 1, open: plain.length === 0 && !title && !fromContext };

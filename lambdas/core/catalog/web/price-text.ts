@@ -1,4 +1,5 @@
 import type { Price } from '../document';
+import { CURRENCY_MARK, DEAL_BEFORE, MARKET_PRICE_AT_END, PER_UNIT, withoutAllergens } from '../prices';
 import { readPrice } from './values';
 
 /**
@@ -16,13 +17,12 @@ export interface PriceToken {
   readonly kind: 'marked' | 'decimal' | 'bare' | 'variable';
 }
 
-/** `MP`, `M.P.`, `Market Price`, `Seasonal Price` ending a line (or alone on it). */
-const VARIABLE =
-  /(?:^|[\s.·…_\-–—:|])(m\.?\s?p\.?|market(?:\s+price)?|seasonal\s+price|price\s+varies)\s*$/iu;
+/** Market-price words ending a line (or alone on it): `MP`, `Market Price`, `Tagespreis`, `時価` (prices.ts). */
+const VARIABLE = new RegExp(String.raw`(?:^|[\s.·…_\-–—:|])(${MARKET_PRICE_AT_END})\s*$`, 'u');
 
-const PREFIX = String.raw`(?:US\$|CA\$|C\$|A\$|AU\$|NZ\$|HK\$|S\$|R\$|\$|€|£|¥|￥|₩|₹|(?:CHF|EUR|USD|GBP|CAD|AUD|JPY)\s?)`;
-const SUFFIX = String.raw`(?:\s?(?:€|\$|£|kr|zł|Kč|CHF|EUR|USD|GBP|CAD|AUD|円|元|원|lei|Ft|₽|TL|₺|,-|\.-))`;
-const GROUPED = String.raw`\d{1,3}(?:[.,\u00a0 ]\d{3})+`;
+const PREFIX = String.raw`(?:${CURRENCY_MARK}\s?)`;
+const SUFFIX = String.raw`(?:\s?(?:${CURRENCY_MARK}|,-|\.-|[eE](?![\p{L}\d])))`;
+const GROUPED = String.raw`\d{1,3}(?:[.,'\u00a0\u202f ]\d{3})+`;
 const DECIMAL = String.raw`(?:${GROUPED}|\d{1,5})[.,]\d{2}`;
 const WHOLE = String.raw`(?:${GROUPED}|\d{1,6})`;
 const BOUNDARY_BEFORE = String.raw`(?<![\w.,/:-])`;
@@ -51,18 +51,31 @@ const NOT_PRICES: readonly RegExp[] = [
 /** Whether a line is about hours, phone numbers or dates rather than priced things. */
 export const isNotAboutPrices = (text: string): boolean => NOT_PRICES.some((pattern) => pattern.test(text));
 
-/** Every price in a line of text, in order; an unparsable match is not a price. */
-export const findPrices = (text: string, currency: string): PriceToken[] => {
-  if (isNotAboutPrices(text)) return [];
+/** Right after an amount: it is a price per unit (`$0.69/lb`, `4 € le kg`), not an item's. */
+const PER_UNIT_AFTER = new RegExp(`^\\s?${PER_UNIT.source}`, 'i');
+
+const partOfDeal = (text: string, start: number, end: number): boolean =>
+  PER_UNIT_AFTER.test(text.slice(end)) || DEAL_BEFORE.test(text.slice(0, start).replace(/[$€£¥]\s*$/u, ''));
+
+/**
+ * Every price in a line of text, in order; an unparsable match is not a price, nor is an amount of a deal
+ * (`2 for $5`) or a price per unit (`$0.69/lb`).
+ */
+export const findPrices = (line: string, currency: string): PriceToken[] => {
+  if (isNotAboutPrices(line)) return [];
+  // Allergen markers after a dish (`(1,3)`, `A,C,G`, `N. 5,7`) are not prices; positions stay the line's.
+  const text = withoutAllergens(line);
   const tokens: PriceToken[] = [];
   for (const match of text.matchAll(TOKEN)) {
     const raw = match[0];
+    const end = match.index + raw.length;
+    if (partOfDeal(text, match.index, end)) continue;
     const read = readPrice(raw.replace(/,-$|\.-$/, ''), currency);
     if (!read.ok || read.price === null) continue;
     const marked = !/^[\d.,\s\u00a0]+$/.test(raw);
     tokens.push({
       start: match.index,
-      end: match.index + raw.length,
+      end,
       price: read.price,
       kind: marked ? 'marked' : 'decimal',
     });
@@ -79,6 +92,7 @@ export const findPrices = (text: string, currency: string): PriceToken[] => {
   }
   for (const match of text.matchAll(BARE)) {
     const raw = match[1] as string;
+    if (partOfDeal(text, match.index, match.index + raw.length)) continue;
     const read = readPrice(raw, currency);
     if (!read.ok || read.price === null) continue;
     tokens.push({ start: match.index, end: match.index + raw.length, price: read.price, kind: 'bare' });

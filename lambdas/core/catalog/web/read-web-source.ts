@@ -1,4 +1,5 @@
 import type { Document } from 'domhandler';
+import type { DraftItem } from '../draft';
 import {
   absoluteUrl,
   attr,
@@ -14,7 +15,7 @@ import { draftFromPage } from './html-draft';
 import { readStructuredData } from './schema-org';
 import { readShopifyStore, readWooStore, type StoreReading } from './store-crawl';
 import { detectStorefront } from './storefront-detect';
-import type { WebItem, WebProfile, WebReadContext, WebWarning } from './types';
+import type { WebProfile, WebReadContext, WebWarning } from './types';
 import type { NotFetched, WebSession } from './web-session';
 
 /** The page the client gave, as fetched. */
@@ -28,7 +29,7 @@ export interface WebPage {
 
 export interface WebSourceResult {
   readonly profile: WebProfile;
-  readonly items: WebItem[];
+  readonly items: DraftItem[];
   readonly warnings: WebWarning[];
   /** Pages fetched for this source, the given one included. */
   readonly pages: number;
@@ -62,7 +63,7 @@ const sameSite = (a: string, b: string): boolean => {
   return x.hostname.replace(/^www\./, '') === y.hostname.replace(/^www\./, '');
 };
 
-const hasPrices = (items: readonly WebItem[]): boolean =>
+const hasPrices = (items: readonly DraftItem[]): boolean =>
   items.some((i) => i.variants.some((v) => v.price !== null || v.pricing === 'variable'));
 
 /** Same-site links whose text or path says "menu" (a restaurant's home page), PDFs apart. */
@@ -84,7 +85,7 @@ const menuLinksOf = (document: Document, pageUrl: string): { pages: string[]; pd
 };
 
 /** The same product listed twice (a listing and its next page overlap) is kept once. */
-const uniqueItems = (items: readonly WebItem[]): WebItem[] => {
+const uniqueItems = (items: readonly DraftItem[]): DraftItem[] => {
   const seen = new Set<string>();
   return items.filter((item) => {
     const key = JSON.stringify([item.name, item.variants.map((v) => v.sku ?? v.gtin ?? v.name)]);
@@ -110,8 +111,8 @@ const followNextPages = async (
   session: WebSession,
   context: WebReadContext,
   warnings: WebWarning[],
-): Promise<WebItem[]> => {
-  const items: WebItem[] = [];
+): Promise<DraftItem[]> => {
+  const items: DraftItem[] = [];
   const visited = new Set([pageUrl]);
   for (let next = nextPageOf(document, pageUrl); next && !visited.has(next); ) {
     visited.add(next);
@@ -144,7 +145,7 @@ const followNextPages = async (
 };
 
 interface PageReading {
-  readonly items: WebItem[];
+  readonly items: DraftItem[];
   readonly drafted: boolean;
   readonly warnings: WebWarning[];
   readonly menuLinks: string[];
@@ -192,7 +193,7 @@ export const readWebSource = async (
   const warnings: WebWarning[] = [];
   const done = (
     profile: WebProfile,
-    items: WebItem[],
+    items: DraftItem[],
     review: string | null = null,
     transient: NotFetched | null = null,
     reviewPages: readonly ReviewPage[] = [],
@@ -249,8 +250,8 @@ export const readWebSource = async (
       url: pdf,
     });
   }
-  const structured: WebItem[] = [];
-  const drafted: WebItem[] = [];
+  const structured: DraftItem[] = [];
+  const drafted: DraftItem[] = [];
   const draftedPages: ReviewPage[] = [];
   let followed = 0;
   for (const url of follow) {

@@ -1,7 +1,8 @@
+import type { DraftImage, DraftVariant } from '../draft';
 import { absoluteUrl } from './html';
 import { hasType, isNode, type SchemaGraph, type SchemaNode } from './schema-graph';
 import { cleanDescription, cleanText } from './text';
-import type { WebImage, WebReadContext, WebVariant, WebWarning } from './types';
+import type { WebReadContext, WebWarning } from './types';
 import { currencyCode, readCalories, readDimension, readGtin, readPrice, uniqueImages } from './values';
 
 /** What the schema.org mappers share while reading one page. */
@@ -27,8 +28,8 @@ export const descriptionOf = (scope: SchemaScope, node: SchemaNode): string | nu
   cleanDescription(scope.graph.text(node, 'description'));
 
 /** `image`: URL strings, ImageObjects (`url` / `contentUrl`, `width`, `height`) or lists of them. */
-export const imagesOf = (scope: SchemaScope, node: SchemaNode, property = 'image'): WebImage[] => {
-  const images: WebImage[] = [];
+export const imagesOf = (scope: SchemaScope, node: SchemaNode, property = 'image'): DraftImage[] => {
+  const images: DraftImage[] = [];
   for (const value of scope.graph.values(node, property)) {
     if (typeof value === 'string') {
       const url = absoluteUrl(value, scope.baseUrl);
@@ -105,7 +106,7 @@ const priceOfOffer = (
   scope: SchemaScope,
   offer: SchemaNode,
   itemName: string,
-): Omit<WebVariant, 'name' | 'options' | 'images'> => {
+): Omit<DraftVariant, 'name' | 'options' | 'images'> => {
   const { graph } = scope;
   const specification = graph
     .nodes(offer, 'priceSpecification')
@@ -149,7 +150,7 @@ export const variantsFromOffers = (
   scope: SchemaScope,
   node: SchemaNode,
   itemName: string,
-): { variants: WebVariant[]; optionNames: string[] } => {
+): { variants: DraftVariant[]; optionNames: string[] } => {
   const { graph } = scope;
   let offers: OfferPrice[] = offerNodes(scope, node).map((offer) => {
     const name = nameOf(scope, offer) ?? cleanDescription(graph.text(offer, 'description'));

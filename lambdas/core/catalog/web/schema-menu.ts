@@ -1,3 +1,4 @@
+import type { DraftItem, DraftModifierGroup } from '../draft';
 import { absoluteUrl } from './html';
 import {
   caloriesOf,
@@ -9,7 +10,6 @@ import {
   warn,
 } from './schema-fields';
 import { hasType, isNode, type SchemaNode } from './schema-graph';
-import type { WebItem, WebModifierGroup } from './types';
 import { dietTag, readPrice } from './values';
 
 /** schema.org's FoodEstablishment and its subtypes: the nodes whose `hasMenu` names a menu. */
@@ -31,8 +31,8 @@ const FOOD_ESTABLISHMENTS = [
 const MAX_SECTION_DEPTH = 8;
 
 /** A menu item's `menuAddOn`: a MenuSection of add-ons, or add-on MenuItems, as modifier groups. */
-const modifierGroupsOf = (scope: SchemaScope, item: SchemaNode, itemName: string): WebModifierGroup[] => {
-  const groups: WebModifierGroup[] = [];
+const modifierGroupsOf = (scope: SchemaScope, item: SchemaNode, itemName: string): DraftModifierGroup[] => {
+  const groups: DraftModifierGroup[] = [];
   const loose: SchemaNode[] = [];
   for (const addOn of scope.graph.nodes(item, 'menuAddOn')) {
     if (hasType(addOn, 'MenuSection')) {
@@ -65,7 +65,7 @@ export const menuItemOf = (
   scope: SchemaScope,
   node: SchemaNode,
   categoryPath: readonly string[],
-): WebItem | undefined => {
+): DraftItem | undefined => {
   const name = nameOf(scope, node);
   if (name === null) {
     warn(
@@ -89,6 +89,7 @@ export const menuItemOf = (
     .filter((t): t is string => t !== null);
   const modifierGroups = modifierGroupsOf(scope, node, name);
   return {
+    kind: 'item',
     categoryPath,
     name,
     description: descriptionOf(scope, node),
@@ -108,9 +109,9 @@ export const menuItemOf = (
  * the category path; with several named menus (lunch, dinner) the menu's name is its first step.
  * `links` are menus a restaurant names by URL only (`"hasMenu": "https://.../menu"`).
  */
-export const menusFromGraph = (scope: SchemaScope): { items: WebItem[]; links: string[] } => {
+export const menusFromGraph = (scope: SchemaScope): { items: DraftItem[]; links: string[] } => {
   const { graph } = scope;
-  const items: WebItem[] = [];
+  const items: DraftItem[] = [];
   const visited = new Set<SchemaNode>();
   const links = new Set<string>();
 

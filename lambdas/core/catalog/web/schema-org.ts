@@ -1,4 +1,5 @@
 import type { Document } from 'domhandler';
+import type { DraftItem } from '../draft';
 import { baseUrlOf } from './html';
 import { extractJsonLd } from './json-ld';
 import { extractMicrodata } from './microdata';
@@ -6,10 +7,10 @@ import type { SchemaScope } from './schema-fields';
 import type { SchemaGraph } from './schema-graph';
 import { menusFromGraph } from './schema-menu';
 import { productsFromGraph } from './schema-product';
-import type { WebItem, WebReadContext, WebWarning } from './types';
+import type { WebReadContext, WebWarning } from './types';
 
 export interface StructuredData {
-  readonly items: WebItem[];
+  readonly items: DraftItem[];
   /** Which schema.org vocabulary the items came from, or null when the page has none. */
   readonly found: 'menu' | 'products' | null;
   /** Where: `json-ld` or `microdata`. */
@@ -20,7 +21,7 @@ export interface StructuredData {
 }
 
 interface Attempt {
-  readonly items: WebItem[];
+  readonly items: DraftItem[];
   readonly links: string[];
   readonly warnings: WebWarning[];
 }

@@ -1,7 +1,7 @@
+import type { DraftItem, DraftVariant } from '../draft';
 import { descriptionOf, imagesOf, nameOf, type SchemaScope, variantsFromOffers, warn } from './schema-fields';
 import { hasType, isNode, localName, type SchemaNode } from './schema-graph';
 import { cleanText } from './text';
-import type { WebItem, WebVariant } from './types';
 import { optionLabel } from './values';
 
 const PRODUCT_TYPES = ['Product', 'IndividualProduct', 'ProductModel', 'SomeProducts'];
@@ -60,7 +60,7 @@ const stripPrefix = (name: string, prefix: string): string => {
 };
 
 interface Built {
-  readonly item: WebItem;
+  readonly item: DraftItem;
   readonly consumed: readonly SchemaNode[];
 }
 
@@ -80,11 +80,11 @@ const groupItem = (scope: SchemaScope, group: SchemaNode, members: SchemaNode[])
     return declared.length > 0 ? members.some((m) => axisValue(scope, m, axis) !== null) : values.size > 1;
   });
   const groupImages = imagesOf(scope, group);
-  let groupOffer: WebVariant | undefined;
-  const variants: WebVariant[] = members.map((member, index) => {
-    const own = variantsFromOffers(scope, member, name).variants[0] as WebVariant;
+  let groupOffer: DraftVariant | undefined;
+  const variants: DraftVariant[] = members.map((member, index) => {
+    const own = variantsFromOffers(scope, member, name).variants[0] as DraftVariant;
     groupOffer ??=
-      own.price === null ? (variantsFromOffers(scope, group, name).variants[0] as WebVariant) : undefined;
+      own.price === null ? (variantsFromOffers(scope, group, name).variants[0] as DraftVariant) : undefined;
     const fallback = own.price === null && groupOffer ? groupOffer : own;
     const options = Object.fromEntries(
       axes
@@ -109,6 +109,7 @@ const groupItem = (scope: SchemaScope, group: SchemaNode, members: SchemaNode[])
   });
   return {
     item: {
+      kind: 'item',
       categoryPath: categoryOf(scope, group),
       name,
       description: descriptionOf(scope, group) ?? (members[0] ? descriptionOf(scope, members[0]) : null),
@@ -128,7 +129,7 @@ const brandOf = (scope: SchemaScope, node: SchemaNode): string | null => {
   return brand === null ? null : cleanText(brand) || null;
 };
 
-const productItem = (scope: SchemaScope, node: SchemaNode): WebItem | undefined => {
+const productItem = (scope: SchemaScope, node: SchemaNode): DraftItem | undefined => {
   const name = nameOf(scope, node);
   if (name === null) {
     warn(scope, 'missing_name', 'a product has no name and was skipped', 'name');
@@ -136,6 +137,7 @@ const productItem = (scope: SchemaScope, node: SchemaNode): WebItem | undefined 
   }
   const { variants, optionNames } = variantsFromOffers(scope, node, name);
   return {
+    kind: 'item',
     categoryPath: categoryOf(scope, node),
     name,
     description: descriptionOf(scope, node),
@@ -154,10 +156,10 @@ const productItem = (scope: SchemaScope, node: SchemaNode): WebItem | undefined 
  * Product with several offers has one variant per offer; any other Product is one item. On a page with one
  * product and no `category`, the breadcrumb names its category.
  */
-export const productsFromGraph = (scope: SchemaScope): WebItem[] => {
+export const productsFromGraph = (scope: SchemaScope): DraftItem[] => {
   const { graph } = scope;
   const consumed = new Set<SchemaNode>();
-  const items: WebItem[] = [];
+  const items: DraftItem[] = [];
   const groups = [
     ...new Set(graph.ofType('ProductGroup').map((g) => (g.id ? (graph.resolve(g.id) ?? g) : g))),
   ];

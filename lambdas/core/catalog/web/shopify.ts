@@ -1,7 +1,8 @@
+import type { DraftImage, DraftItem, DraftVariant } from '../draft';
 import { absoluteUrl } from './html';
 import { asArray, asId, asObject, asObjects, asText, type JsonObject } from './json-fields';
 import { cleanDescription, cleanText } from './text';
-import type { WebExtraction, WebImage, WebItem, WebVariant, WebWarning } from './types';
+import type { WebExtraction, WebWarning } from './types';
 import { readDimension, readGtin, readPrice, uniqueImages } from './values';
 
 /**
@@ -31,7 +32,7 @@ const tagsOf = (value: unknown): string[] => {
   return [...new Set(list.map((t) => cleanText(t)).filter((t) => t !== ''))];
 };
 
-const imageOf = (value: unknown, storeUrl: string): WebImage | undefined => {
+const imageOf = (value: unknown, storeUrl: string): DraftImage | undefined => {
   const object = asObject(value);
   const url = absoluteUrl(object ? asText(object.src) : asText(value), storeUrl);
   if (!url) return undefined;
@@ -48,11 +49,11 @@ const variantOf = (
   variant: JsonObject,
   optionNames: readonly string[],
   single: boolean,
-  images: readonly { image: WebImage; variantIds: readonly string[] }[],
+  images: readonly { image: DraftImage; variantIds: readonly string[] }[],
   name: string,
   store: { readonly currency: string; readonly storeUrl: string },
   warnings: WebWarning[],
-): WebVariant => {
+): DraftVariant => {
   const options: Record<string, string> = {};
   optionNames.forEach((optionName, index) => {
     const value = asText(variant[`option${index + 1}`]);
@@ -60,8 +61,8 @@ const variantOf = (
   });
   const title = asText(variant.title);
   const raw = variant.price;
-  let price: WebVariant['price'] = null;
-  let pricing: WebVariant['pricing'] = 'fixed';
+  let price: DraftVariant['price'] = null;
+  let pricing: DraftVariant['pricing'] = 'fixed';
   if (typeof raw === 'string' || typeof raw === 'number') {
     const read = readPrice(raw, store.currency);
     if (read.ok) ({ price, pricing } = read);
@@ -110,7 +111,7 @@ export const mapShopifyProducts = (
   products: readonly JsonObject[],
   options: { readonly currency: string; readonly storeUrl: string },
 ): WebExtraction => {
-  const items: WebItem[] = [];
+  const items: DraftItem[] = [];
   const warnings: WebWarning[] = [];
   for (const product of products) {
     const title = asText(product.title);
@@ -133,12 +134,13 @@ export const mapShopifyProducts = (
           .map(asId)
           .filter((v): v is string => v !== null),
       }))
-      .filter((i): i is { image: WebImage; variantIds: string[] } => i.image !== undefined);
+      .filter((i): i is { image: DraftImage; variantIds: string[] } => i.image !== undefined);
     const read = (variants.length > 0 ? variants : [{}]).map((v) =>
       variantOf(v, optionNames, single, images, name, options, warnings),
     );
     const productType = asText(product.product_type);
     items.push({
+      kind: 'item',
       categoryPath: productType ? [cleanText(productType)] : [],
       name,
       description: cleanDescription(asText(product.body_html)),

@@ -1,8 +1,9 @@
+import type { DraftItem } from '../draft';
 import { asId, asInteger, asObject, asText, type JsonObject } from './json-fields';
 import { isLastShopifyPage, mapShopifyProducts, SHOPIFY_PAGE_SIZE, shopifyProductsOf } from './shopify';
 import type { Storefront } from './storefront-detect';
 import { wooEndpoint } from './storefront-detect';
-import type { WebItem, WebWarning } from './types';
+import type { WebWarning } from './types';
 import { currencyCode } from './values';
 import type { FetchOutcome, NotFetched, WebSession } from './web-session';
 import {
@@ -16,7 +17,7 @@ import {
 
 /** What reading a store's catalog endpoint gave. */
 export interface StoreReading {
-  readonly items: WebItem[];
+  readonly items: DraftItem[];
   readonly warnings: WebWarning[];
   /** false: the endpoint is not there or not what it should be; read the page itself instead. */
   readonly usable: boolean;
@@ -56,7 +57,7 @@ export const readShopifyStore = async (
   fallbackCurrency: string,
 ): Promise<StoreReading> => {
   const warnings: WebWarning[] = [];
-  const items: WebItem[] = [];
+  const items: DraftItem[] = [];
   const seen = new Set<string>();
   let currency = store.currency;
   for (let page = 1; ; page++) {

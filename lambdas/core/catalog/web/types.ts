@@ -1,91 +1,17 @@
-import type { Price } from '../document';
-import type { WarningCode } from '../warnings';
+import type { WarningCode } from '../../schemas/warning-codes';
+import type { DraftItem } from '../draft';
 
 /**
- * What the web readers (schema.org data, storefront catalogs, HTML menu drafts) produce: catalog entities in
- * the normalised form the catalog pipeline assembles, with prices already in minor units and barcodes
- * already checked. Each reader is pure; the pages they read are fetched by `web-session.ts`.
+ * What the web readers (schema.org data, storefront catalogs, HTML menu drafts) produce: drafts (draft.ts,
+ * the shape every reader emits), with prices already in minor units and barcodes already checked. Items
+ * drafted from a page's layout carry `provenance` (the page's URL and the element's path), `confidence`
+ * and `doubts`; items read from data carry none. Each reader is pure; the pages they read are fetched by
+ * `web-session.ts`.
  */
-
-export interface WebImage {
-  readonly url: string;
-  readonly width: number | null;
-  readonly height: number | null;
-}
-
-export interface WebVariant {
-  /** null when the item is sold in one form. */
-  readonly name: string | null;
-  /** Option name → value, e.g. `{ Size: 'Large' }`; empty for a single variant. */
-  readonly options: Readonly<Record<string, string>>;
-  readonly price: Price | null;
-  readonly pricing: 'fixed' | 'variable';
-  readonly sku: string | null;
-  /** A GTIN whose check digit was verified (8, 12, 13 or 14 digits). */
-  readonly gtin: string | null;
-  readonly images: readonly WebImage[];
-}
-
-export interface WebModifier {
-  readonly name: string;
-  readonly price: Price | null;
-}
-
-/** Add-ons of a menu item (schema.org `menuAddOn`). */
-export interface WebModifierGroup {
-  readonly name: string;
-  readonly modifiers: readonly WebModifier[];
-}
-
-/** Where a drafted entity came from, for the reviewer (SPEC 5.2 drafts). */
-export interface WebProvenance {
-  /** The page the entity was read from (after redirects). */
-  readonly url: string;
-  /** A CSS-like path to the element, e.g. `main > section:nth-of-type(2) > ul > li:nth-of-type(3)`. */
-  readonly locator: string | null;
-}
-
-export interface WebItem {
-  /** Outermost first; empty when the source names no category. */
-  readonly categoryPath: readonly string[];
-  readonly name: string;
-  readonly description: string | null;
-  readonly brand: string | null;
-  readonly tags: readonly string[];
-  readonly calories: number | null;
-  readonly images: readonly WebImage[];
-  /** The option names the variants use, in order (`['Size']`, `['Size', 'Color']`); empty for one variant. */
-  readonly optionNames: readonly string[];
-  /** At least one. */
-  readonly variants: readonly WebVariant[];
-  readonly modifierGroups?: readonly WebModifierGroup[];
-  /** Set on drafted items (read from a page's layout rather than from data). */
-  readonly provenance?: WebProvenance;
-  /** 0..1, set on drafted items: how sure the reader is that this is one item with this price. */
-  readonly confidence?: number;
-  /** Drafted items: why the confidence is lowered (`price without a currency or cents`). */
-  readonly doubts?: readonly string[];
-}
-
-/** Warning codes only web sources give (they share the others with every source: `invalid_price`, …). */
-export const WEB_WARNING_CODES = [
-  'page_limit',
-  'robots_disallowed',
-  'robots_unreadable',
-  'store_unreadable',
-  'store_incomplete',
-  'currency_assumed',
-  'variation_unread',
-  'invalid_json_ld',
-  'structured_data_without_prices',
-  'pdf_menu_linked',
-  'links_not_followed',
-  'page_unreadable',
-] as const;
 
 /** A problem with one entity or one page: the entity is kept without the bad value, or the page skipped. */
 export interface WebWarning {
-  /** A stable snake_case reason (warnings.ts; WEB_WARNING_CODES are the web sources' own). */
+  /** A stable snake_case reason (schemas/warning-codes.ts). */
   readonly code: WarningCode;
   readonly message: string;
   /** The page or endpoint the warning is about. */
@@ -99,6 +25,8 @@ export type WebProfile = 'schema_org' | 'shopify_store' | 'woocommerce_store' | 
 
 /** What the readers need to know about the job. */
 export interface WebReadContext {
+  /** The catalog source as the job names it (drafted items' `provenance.source`). */
+  readonly source: string;
   /** `menu` prefers Menu data over Product data on a page that has both; `retail` the other way round. */
   readonly kind: 'menu' | 'retail';
   /** The job's default currency (from its language), used when a page names none. */
@@ -107,6 +35,6 @@ export interface WebReadContext {
 
 /** The result of mapping one page or one batch of storefront data. */
 export interface WebExtraction {
-  readonly items: WebItem[];
+  readonly items: DraftItem[];
   readonly warnings: WebWarning[];
 }

@@ -1,9 +1,9 @@
+import type { WarningCode } from '../../schemas/warning-codes';
 import type { Price } from '../document';
+import type { DraftImage } from '../draft';
 import { isCurrencyCode } from '../money';
 import { parseBarcode } from '../rows/barcodes';
 import { parsePriceCell } from '../rows/prices';
-import type { WarningCode } from '../warnings';
-import type { WebImage } from './types';
 
 /** Field values as pages and storefronts write them → catalog values, or a reason they could not be read. */
 
@@ -46,10 +46,6 @@ export const readPrice = (value: string | number, currency: string): PriceReadin
       };
   }
 };
-
-/** Market-price words (`MP`, `market price`, `Tagespreis`, `時価`, …) standing for a price. */
-export const isVariablePriceText = (text: string): boolean =>
-  parsePriceCell(text.trim(), 'USD').kind === 'variable';
 
 /**
  * A GTIN from `gtin`, `gtin8/12/13/14` or a barcode field, by the rules of a spreadsheet's barcode column
@@ -96,7 +92,7 @@ export const readDimension = (value: unknown): number | null => {
 };
 
 /** Keeps the first image of each URL (sources list the same image at several places). */
-export const uniqueImages = (images: readonly WebImage[]): WebImage[] => {
+export const uniqueImages = (images: readonly DraftImage[]): DraftImage[] => {
   const seen = new Set<string>();
   return images.filter((image) => {
     if (seen.has(image.url)) return false;

@@ -1,9 +1,10 @@
 import type { Price } from '../document';
+import type { DraftImage, DraftItem, DraftVariant } from '../draft';
 import { currencyDecimals } from '../money';
 import { absoluteUrl } from './html';
 import { asArray, asId, asInteger, asObject, asObjects, asText, type JsonObject } from './json-fields';
 import { cleanDescription, cleanText } from './text';
-import type { WebExtraction, WebImage, WebItem, WebVariant, WebWarning } from './types';
+import type { WebExtraction, WebWarning } from './types';
 import { currencyCode, uniqueImages } from './values';
 
 /**
@@ -72,7 +73,7 @@ const namesOf = (value: unknown): string[] =>
     .filter((n): n is string => n !== null)
     .map((n) => cleanText(n));
 
-const imagesOf = (value: unknown, storeUrl: string): WebImage[] =>
+const imagesOf = (value: unknown, storeUrl: string): DraftImage[] =>
   uniqueImages(
     asObjects(value)
       .map((i) => absoluteUrl(asText(i.src), storeUrl))
@@ -122,7 +123,7 @@ const priceOf = (scope: Scope, prices: unknown, name: string): Price | null => {
 };
 
 /** A variable product's variants: attribute slugs shown by their term names, prices from the variation entries. */
-const variantsOf = (scope: Scope, product: JsonObject, name: string, itemImages: readonly WebImage[]) => {
+const variantsOf = (scope: Scope, product: JsonObject, name: string, itemImages: readonly DraftImage[]) => {
   const attributes = asObjects(product.attributes);
   const labels = new Map<string, Map<string, string>>();
   for (const attribute of attributes) {
@@ -141,7 +142,7 @@ const variantsOf = (scope: Scope, product: JsonObject, name: string, itemImages:
     .filter((n): n is string => n !== null)
     .map((n) => cleanText(n));
   let missing = 0;
-  const variants: WebVariant[] = asObjects(product.variations).map((variation) => {
+  const variants: DraftVariant[] = asObjects(product.variations).map((variation) => {
     const options: Record<string, string> = {};
     for (const attribute of asObjects(variation.attributes)) {
       const label = asText(attribute.name);
@@ -187,7 +188,7 @@ export const mapWooProducts = (
   options: Omit<Scope, 'warnings'>,
 ): WebExtraction => {
   const scope: Scope = { ...options, warnings: [] };
-  const items: WebItem[] = [];
+  const items: DraftItem[] = [];
   for (const product of products) {
     const type = asText(product.type) ?? 'simple';
     if (type === 'grouped' || type === 'variation') continue;
@@ -219,6 +220,7 @@ export const mapWooProducts = (
           optionNames: [],
         };
     items.push({
+      kind: 'item',
       categoryPath: categoryPathOf(product, scope.categories),
       name,
       description:

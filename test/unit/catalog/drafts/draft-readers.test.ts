@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Draft } from '../../../../lambdas/core/catalog/draft';
-import type { DraftItem } from '../../../../lambdas/core/catalog/drafts/draft-item';
+import type { Draft, DraftItem } from '../../../../lambdas/core/catalog/draft';
 import type { DraftingServices } from '../../../../lambdas/core/catalog/drafts/drafting';
 import { imageReader } from '../../../../lambdas/core/catalog/sources/image';
 import { pdfReader } from '../../../../lambdas/core/catalog/sources/pdf';
@@ -101,8 +100,15 @@ describe('the PDF reader', () => {
           pricing: 'fixed',
         },
       ],
-      provenance: { source: URL_SOURCE, page: 1 },
+      provenance: {
+        source: URL_SOURCE,
+        sourceIndex: 3,
+        page: 1,
+        box: expect.objectContaining({ x: expect.any(Number), y: expect.any(Number) }),
+        method: 'text',
+      },
       confidence: 0.95,
+      doubts: [],
     });
     expect(said.review).toEqual([
       `${URL_SOURCE} is a PDF menu: ${items.length} dishes were drafted by machine for the operations team to check`,
@@ -110,7 +116,7 @@ describe('the PDF reader', () => {
     expect(said.copies).toEqual([
       { source: URL_SOURCE, size: pdf.length, contentType: 'application/pdf', pages: 1 },
     ]);
-    expect(said.recorded.map((i) => i.provenance.source_index)).toEqual(items.map(() => 3));
+    expect(said.recorded.map((i) => i.provenance?.sourceIndex)).toEqual(items.map(() => 3));
     expect(said.details).toEqual({ pages: 1, profile: 'text_layer' });
   });
 
@@ -158,12 +164,13 @@ describe('DraftCollector', () => {
     expect([...catalogs.objects.keys()]).toEqual([sourceCopyKey('c1', job.id, 1)]);
     const provenance = {
       source: URL_SOURCE,
-      source_index: 1,
+      sourceIndex: 1,
       page: 1,
       box: { x: 0, y: 0, width: 1, height: 0.1 },
       method: 'text' as const,
     };
     const dish = (name: string, categoryPath: string[], confidence: number): DraftItem => ({
+      kind: 'item',
       categoryPath,
       name,
       description: null,

@@ -123,7 +123,7 @@ describe('draftMenu', () => {
     const { items } = draft(runs, [photo]);
     expect(items[0]!.provenance).toEqual({
       source: 'menu.pdf',
-      source_index: 0,
+      sourceIndex: 0,
       page: 1,
       method: 'ocr',
       box: { x: 0.1, y: 0.1, width: 0.8, height: 0.03 },
@@ -132,7 +132,7 @@ describe('draftMenu', () => {
     expect(items[1]!.confidence).toBeLessThanOrEqual(0.5);
     expect(items[1]!.doubts).toContain('price read by OCR and not confirmed');
     const text = draft([aRun('Burger  12.00', 40, 100)]).items[0]!;
-    expect(text.confidence).toBeGreaterThan(items[0]!.confidence);
+    expect(text.confidence).toBeGreaterThan(items[0]!.confidence!);
   });
 
   it('keeps a dish whose price is not a price without one, and warns about text it could not place', () => {
@@ -145,7 +145,7 @@ describe('draftMenu', () => {
       ['Wings', null],
       ['Nachos', { amount: 900, currency: 'USD' }],
     ]);
-    expect(items[0]!.doubts[0]).toMatch(/2 for \$5/);
+    expect(items[0]!.doubts?.[0]).toMatch(/2 for \$5/);
     expect(warnings.map((w) => w.message).join()).toMatch(/1 line\(s\) of text .*Call us/);
   });
 

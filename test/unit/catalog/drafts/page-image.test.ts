@@ -1,3 +1,4 @@
+import type { OcrPage } from '../../../../lambdas/core/catalog';
 import {
   FIRST_READ_PIXELS,
   firstReadScale,
@@ -14,7 +15,6 @@ import {
   turnedSize,
   worthStraightening,
 } from '../../../../lambdas/core/catalog/drafts/page-image';
-import type { OcrPage } from '../../../../lambdas/core/ports';
 
 const words = (count: number, height: number, confidence = 0.9): OcrPage => ({
   width: 1000,

@@ -1,10 +1,10 @@
-import { OcrError } from '../../../../lambdas/core/catalog/drafts/ocr';
+import type { OcrPage, TextRecognizer } from '../../../../lambdas/core/catalog';
+import { OcrError } from '../../../../lambdas/core/catalog/drafts/ports';
 import {
   DRAFT_LIMITS,
   type DraftDeps,
   draftSource,
 } from '../../../../lambdas/core/catalog/drafts/read-draft';
-import type { OcrPage, TextRecognizer } from '../../../../lambdas/core/ports';
 import type { Language } from '../../../../lambdas/core/schemas/job';
 import { CORPUS } from '../../../fixtures/drafts/corpus';
 import { type MenuSpec, menuPdf, menuPhoto, scannedPdf } from '../../../fixtures/drafts/menus';
@@ -77,7 +77,7 @@ describe('draftSource', () => {
       categoryPath: ['Pasta'],
       description: 'guanciale, egg yolk, pecorino',
       variants: [{ price: { amount: 1650, currency: 'USD' }, pricing: 'fixed' }],
-      provenance: { source: 'https://example.com/menu', source_index: 2, page: 1, method: 'text' },
+      provenance: { source: 'https://example.com/menu', sourceIndex: 2, page: 1, method: 'text' },
     });
     expect(recognizer.calls).toEqual([]);
   });
@@ -122,13 +122,13 @@ describe('draftSource', () => {
         i.categoryPath.join(),
         i.name,
         i.variants[0]!.price?.amount,
-        i.provenance.method,
+        i.provenance?.method,
       ]),
     ).toEqual([
       ['DESSERTS', 'Tiramisu', 800, 'ocr'],
       ['DESSERTS', 'Cannoli', 675, 'ocr'],
     ]);
-    expect(result.items.every((i) => i.confidence <= 0.85)).toBe(true);
+    expect(result.items.every((i) => (i.confidence ?? 1) <= 0.85)).toBe(true);
     const spanish = await draft(photo, 'image', { recognizer: new ScriptedRecognizer(PHOTO_WORDS) }, 'es_es');
     expect(spanish.warnings.map((w) => w.message)).toContain(
       'no OCR data for es_es: the text was read as English',

@@ -1,6 +1,3 @@
-import { OcrError } from '../../../../lambdas/core/catalog/drafts/ocr';
-import { FIRST_READ_PIXELS } from '../../../../lambdas/core/catalog/drafts/page-image';
-import { readPageImage } from '../../../../lambdas/core/catalog/drafts/read-image';
 import type {
   DecodedImage,
   GrayImage,
@@ -9,7 +6,10 @@ import type {
   PageOrientation,
   QuarterTurns,
   TextRecognizer,
-} from '../../../../lambdas/core/ports';
+} from '../../../../lambdas/core/catalog';
+import { FIRST_READ_PIXELS } from '../../../../lambdas/core/catalog/drafts/page-image';
+import { OcrError } from '../../../../lambdas/core/catalog/drafts/ports';
+import { readPageImage } from '../../../../lambdas/core/catalog/drafts/read-image';
 
 type Render = { scale: number; quarterTurns: QuarterTurns; degrees: number };
 

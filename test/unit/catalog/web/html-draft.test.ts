@@ -1,13 +1,17 @@
+import type { DraftItem } from '../../../../lambdas/core/catalog/draft';
 import { parseHtml } from '../../../../lambdas/core/catalog/web/html';
 import { draftFromPage } from '../../../../lambdas/core/catalog/web/html-draft';
 import { findPrices } from '../../../../lambdas/core/catalog/web/price-text';
-import type { WebItem } from '../../../../lambdas/core/catalog/web/types';
 import { page } from '../../../fixtures/web/pages';
 
 const draft = (html: string, currency = 'USD') =>
-  draftFromPage(parseHtml(html), 'https://harbor.example/menu', { kind: 'menu', currency });
+  draftFromPage(parseHtml(html), 'https://harbor.example/menu', {
+    source: 'https://harbor.example/menu',
+    kind: 'menu',
+    currency,
+  });
 
-const summary = (items: readonly WebItem[]) =>
+const summary = (items: readonly DraftItem[]) =>
   items.map((i) => [
     i.categoryPath.join(' > '),
     i.name,
@@ -91,6 +95,8 @@ describe('HTML menu drafts', () => {
   it('says where each item came from and how sure it is', () => {
     const items = draft(page('plain-menu.html'));
     expect(items[0]?.provenance).toEqual({
+      source: 'https://harbor.example/menu',
+      method: 'html',
       url: 'https://harbor.example/menu',
       locator: 'main > section:nth-of-type(1) > ul > li:nth-of-type(1)',
     });

@@ -1,5 +1,5 @@
 import iconv from 'iconv-lite';
-import type { WebDraftItem } from '../../../../lambdas/core/catalog/drafts/draft-item';
+import type { DraftItem } from '../../../../lambdas/core/catalog/draft';
 import type { DraftingServices, WebPageCopy } from '../../../../lambdas/core/catalog/drafts/drafting';
 import { htmlReader } from '../../../../lambdas/core/catalog/sources/html';
 import { copyOfPages, inertContentType } from '../../../../lambdas/core/catalog/sources/html-review';
@@ -35,21 +35,16 @@ interface Kept {
   webPages?: readonly WebPageCopy[];
 }
 
-const context = (withRecordWeb = true) => {
+const context = () => {
   const kept: Kept[] = [];
-  const recorded: WebDraftItem[] = [];
+  const recorded: DraftItem[] = [];
   const reviews: string[] = [];
   const drafting: DraftingServices = {
     indexOf: () => 2,
     keepCopy: async (source, bytes, details) => {
       kept.push({ source, text: Buffer.from(bytes).toString('utf8'), ...details });
     },
-    record: () => {
-      throw new Error('web items are recorded with recordWeb');
-    },
-    ...(withRecordWeb
-      ? { recordWeb: (_source: string, items: readonly WebDraftItem[]) => void recorded.push(...items) }
-      : {}),
+    record: (_source, items) => void recorded.push(...items),
   };
   const ctx: ReadContext = {
     source: MENU_URL,
@@ -90,7 +85,7 @@ describe('a drafted web page in the review record', () => {
     const chowder = recorded.find((i) => i.name === 'Clam Chowder');
     expect(chowder?.provenance).toEqual({
       source: MENU_URL,
-      source_index: 2,
+      sourceIndex: 2,
       page: 1,
       box: null,
       method: 'html',
@@ -105,7 +100,7 @@ describe('a drafted web page in the review record', () => {
     }
     // Each locator names an element of the page that holds the item's name.
     const lemonade = recorded.find((i) => i.name === 'Lemonade');
-    expect(lemonade?.provenance.locator).toMatch(/p:nth-of-type\(\d+\)$/);
+    expect(lemonade?.provenance?.locator).toMatch(/p:nth-of-type\(\d+\)$/);
   });
 
   it('keeps what the machine decoded: a Windows-1252 page is stored as the same text in UTF-8', async () => {
@@ -156,13 +151,6 @@ describe('a drafted web page in the review record', () => {
     });
     await drain(await htmlReader.read(opened(Buffer.from(html), MENU_URL, MENU_URL, 'text/html'), ctx));
     expect([reviews, kept, recorded]).toEqual([[], [], []]);
-  });
-
-  it('drafting services without recordWeb (older collectors) still keep the copy', async () => {
-    const { ctx, kept } = context(false);
-    const html = page('plain-menu.html');
-    await drain(await htmlReader.read(opened(Buffer.from(html), MENU_URL, MENU_URL, 'text/html'), ctx));
-    expect(kept).toHaveLength(1);
   });
 });
 

@@ -6,8 +6,8 @@ import { jsonLdPage, page } from '../../../fixtures/web/pages';
 import { htmlAnswer, jsonAnswer, type RouteAnswer, RouteHttp } from '../../../fixtures/web/route-http';
 import { shopifyPage, wooCategories, wooSimple, wooVariable } from '../../../fixtures/web/stores';
 
-const retail: WebReadContext = { kind: 'retail', currency: 'USD' };
-const menu: WebReadContext = { kind: 'menu', currency: 'USD' };
+const retail: WebReadContext = { source: 'test', kind: 'retail', currency: 'USD' };
+const menu: WebReadContext = { source: 'test', kind: 'menu', currency: 'USD' };
 
 const SHOPIFY_HOME = `<!doctype html><html><head><script>Shopify.shop = "leaf.myshopify.com"; Shopify.currency = {"active":"CAD","rate":"1.0"};</script></head><body></body></html>`;
 const WOO_HOME = `<!doctype html><html><head><link rel="https://api.w.org/" href="https://kettle.example/wp-json/"></head><body class="home woocommerce-js"></body></html>`;

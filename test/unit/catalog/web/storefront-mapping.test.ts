@@ -23,6 +23,7 @@ describe('Shopify /products.json → catalog items', () => {
     expect(warnings).toEqual([]);
     expect(items).toHaveLength(3);
     expect(items[1]).toEqual({
+      kind: 'item',
       categoryPath: ['Green Tea'],
       name: 'Organic Tea No. 2',
       description: 'Loose leaf tea No. 2.\nSteep 3–4 minutes.',
@@ -105,7 +106,7 @@ describe('Shopify /products.json → catalog items', () => {
       variants: [linked.variants[0], { ...linked.variants[1], barcode: '12345' }],
     };
     const mapped = mapShopifyProducts([withImages], store);
-    expect(mapped.items[0]?.variants[1]?.images.map((i) => i.url)).toEqual([
+    expect(mapped.items[0]?.variants[1]?.images?.map((i) => i.url)).toEqual([
       'https://cdn.shopify.com/s/files/tea-5-big.jpg',
     ]);
     expect(mapped.items[0]?.variants[1]?.gtin).toBeNull();
@@ -157,6 +158,7 @@ describe('WooCommerce Store API → catalog items', () => {
     expect(warnings).toEqual([]);
     expect(items).toEqual([
       {
+        kind: 'item',
         categoryPath: ['Kitchen', 'Textiles'],
         name: 'Tea Towel – Pattern 1',
         description: 'Cotton tea towel, pattern 1.',
@@ -204,7 +206,7 @@ describe('WooCommerce Store API → catalog items', () => {
       optionNames: ['Colour', 'Size'],
     });
     expect(
-      items[0]?.variants.map((v) => [v.name, v.options, v.price?.amount, v.sku, v.images.map((i) => i.url)]),
+      items[0]?.variants.map((v) => [v.name, v.options, v.price?.amount, v.sku, v.images?.map((i) => i.url)]),
     ).toEqual([
       [
         'Pigeon Grey / 350 ml',

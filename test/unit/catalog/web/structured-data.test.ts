@@ -3,8 +3,8 @@ import { readStructuredData } from '../../../../lambdas/core/catalog/web/schema-
 import type { WebReadContext } from '../../../../lambdas/core/catalog/web/types';
 import { jsonLdPage, page } from '../../../fixtures/web/pages';
 
-const menu: WebReadContext = { kind: 'menu', currency: 'USD' };
-const retail: WebReadContext = { kind: 'retail', currency: 'USD' };
+const menu: WebReadContext = { source: 'test', kind: 'menu', currency: 'USD' };
+const retail: WebReadContext = { source: 'test', kind: 'retail', currency: 'USD' };
 
 const read = (html: string, context = menu, url = 'https://site.example/menu/') =>
   readStructuredData(parseHtml(html), url, context);
@@ -68,7 +68,7 @@ describe('schema.org menus in JSON-LD', () => {
   });
 
   it('puts each of several named menus at the top of the category path', () => {
-    const twoMenus = read(page('two-menus.html'), { kind: 'menu', currency: 'EUR' });
+    const twoMenus = read(page('two-menus.html'), { source: 'test', kind: 'menu', currency: 'EUR' });
     expect(twoMenus.items.map((i) => [i.categoryPath.join(' > '), i.name, i.variants[0]?.price])).toEqual([
       ['Mittagskarte', 'Tagessuppe', { amount: 550, currency: 'EUR' }],
       ['Mittagskarte', 'Schnitzel Wiener Art', { amount: 1290, currency: 'EUR' }],
@@ -172,7 +172,7 @@ describe('schema.org menus in microdata', () => {
     ]);
     const toast = result.items[0];
     expect(toast?.description).toBe('Sourdough, chili flakes, lime');
-    expect(toast?.images[0]?.url).toBe('https://bluedoor.example/img/avo.jpg');
+    expect(toast?.images?.[0]?.url).toBe('https://bluedoor.example/img/avo.jpg');
     expect(toast?.tags).toEqual(['vegan']);
     expect(toast?.calories).toBe(420);
   });
@@ -182,7 +182,7 @@ describe('schema.org products', () => {
   it('reads a ProductGroup with hasVariant: options, GTINs, SKUs, brand object, category path', () => {
     const result = read(
       page('shopify-product.html'),
-      { kind: 'retail', currency: 'USD' },
+      { source: 'test', kind: 'retail', currency: 'USD' },
       'https://northfield.example/products/merino-beanie',
     );
     expect(result.found).toBe('products');
@@ -199,7 +199,7 @@ describe('schema.org products', () => {
       ['Rust / One size', 'MB-RUS', '0614141000043', { amount: 3400, currency: 'CAD' }],
       ['Rust / Kids', 'MB-RUS-K', '0614141000050', { amount: 2900, currency: 'CAD' }],
     ]);
-    expect(beanie?.variants[0]?.images[0]?.url).toBe(
+    expect(beanie?.variants[0]?.images?.[0]?.url).toBe(
       'https://northfield.example/cdn/shop/files/beanie-charcoal.jpg?v=1&width=1920',
     );
   });
@@ -272,6 +272,7 @@ describe('schema.org products', () => {
     );
     expect(result.items).toEqual([
       {
+        kind: 'item',
         categoryPath: ['Kitchen', 'Kettles'],
         name: 'Enamel Kettle',
         description: 'A 1.5 litre enamel kettle for gas, electric and induction hobs.',

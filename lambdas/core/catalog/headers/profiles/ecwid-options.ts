@@ -43,10 +43,6 @@ export const addChoice = (
   if (choice !== null && !option.choices.some((c) => c.value === choice.value)) option.choices.push(choice);
 };
 
-export type Markup =
-  | { readonly kind: 'price'; readonly price: Price | null }
-  | { readonly kind: 'invalid'; readonly markup: string };
-
 /**
  * The product's price with the markups of the chosen values (`{ Size: 'L' }`); a percentage is of the
  * product's price. A markup that is not an amount is `invalid` (the caller warns) and counts as none.

@@ -1,6 +1,6 @@
+import type { WarningCode } from '../../../schemas/warning-codes';
 import { cellText } from '../../rows/cells';
 import type { TableRow, Workbook, WorkbookSheet } from '../../sources/types';
-import type { WarningCode } from '../../warnings';
 import { columnLabel } from '../columns';
 import { normaliseHeader } from '../normalise';
 import type { Profile } from './profile';

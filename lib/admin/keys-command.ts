@@ -31,7 +31,8 @@ export const KEYS_USAGE = `usage: npm run keys -- <command> [options]
   sync                                             attaches every client's usage key to the usage plan
 options: --outputs <file>   a deployed stack's outputs (cdk-outputs.json: TableName, UsagePlanId, Region)
          --region <region>  --profile <name>       as the AWS CLI takes them (else AWS_REGION, AWS_PROFILE, ...)
-Without --outputs: TABLE_NAME (and USAGE_PLAN_ID) name a deployed stack; otherwise the running local service.`;
+Without --outputs: TABLE_NAME (and USAGE_PLAN_ID) name a deployed stack, or with AWS_ENDPOINT_URL_DYNAMODB on this
+machine the emulators' table (npm run emulators); otherwise the running local service.`;
 
 export interface KeysIo {
   out(line: string): void;
@@ -58,6 +59,16 @@ export interface Target {
 
 class UsageError extends Error {}
 
+const isLoopbackEndpoint = (endpoint: string | undefined): endpoint is string => {
+  if (!endpoint) return false;
+  try {
+    const { hostname } = new URL(endpoint);
+    return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
+  } catch {
+    return false;
+  }
+};
+
 const resolveTarget = async (
   values: { outputs?: string; region?: string; profile?: string },
   environment: KeysEnvironment,
@@ -65,6 +76,16 @@ const resolveTarget = async (
   const { env } = environment;
   let outputs: StackOutputs | undefined;
   if (values.outputs) outputs = readOutputs(values.outputs);
+  // The emulators' table (npm run emulators: TABLE_NAME and a DynamoDB endpoint on this machine, as for
+  // sam local): local, with no usage plan, as the running local service's.
+  if (!outputs && env.TABLE_NAME && isLoopbackEndpoint(env.AWS_ENDPOINT_URL_DYNAMODB)) {
+    return {
+      local: true,
+      tableName: env.TABLE_NAME,
+      dynamodbEndpoint: env.AWS_ENDPOINT_URL_DYNAMODB,
+      region: 'us-east-1',
+    };
+  }
   if (outputs || env.TABLE_NAME) {
     const names = deployedNames(outputs, env);
     const region = await resolveRegion({ flag: values.region, profile: values.profile, outputs, env });

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
 import { BUNDLE_FILE, esbuildOptions } from '../../lib/aws/bundling';
 import { OCR_PACKAGING, serviceFunctions } from '../../lib/aws/functions';
 import { repoRoot } from '../../lib/aws/paths';
@@ -11,6 +11,9 @@ import { packagingOptions } from '../../lib/aws/service-function';
 import { cleanUp, logicalId, synthesized } from './synth';
 
 afterAll(cleanUp);
+// esbuild's service child holds a reference while a build is in flight (one a timeout abandoned under load
+// included), which keeps Jest from exiting: stop() ends it (esbuild's documented way to clean up).
+afterAll(stop);
 
 const root = repoRoot();
 const projectRequire = createRequire(join(root, 'package.json'));

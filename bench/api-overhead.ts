@@ -47,7 +47,7 @@ Object.assign(process.env, {
   ...lambdaEnvironment(resources, {
     dynamodb: emulators.dynamodb,
     aws: emulators.aws,
-    uploadForm: emulators.uploadForm,
+    storage: emulators.storage.url,
   }),
 });
 

@@ -14,7 +14,8 @@ import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DomainError } from '../lambdas/core/errors';
 import { replayCallback } from '../lambdas/core/use-cases/callbacks';
 import { loadConfig } from '../lambdas/shared/config';
-import { exportRepository, systemClock, workQueue } from '../lambdas/shared/wiring';
+import { workQueue } from '../lambdas/shared/queue-wiring';
+import { exportRepository, systemClock } from '../lambdas/shared/wiring';
 import { readOutputs, resolveRegion, TargetError } from '../lib/admin/stack-target';
 import { OUTPUTS } from '../lib/aws/names';
 import { DEFAULT_STATE_FILE } from '../lib/local/runtime';
@@ -90,7 +91,7 @@ const main = async (): Promise<void> => {
     endpoint: process.env.AWS_ENDPOINT_URL_SQS,
     ...(local ? {} : { profile: values.profile }),
   });
-  // Deployed: the SDK's credential chain (profiles, SSO, ...) signs the lean client's calls too.
+  // Deployed: the SDK's credential chain (profiles, SSO, ...) signs the other clients' calls too.
   const config = local
     ? loadConfig(process.env)
     : {

@@ -77,7 +77,7 @@ const runtime = await startLocalRuntime({
 });
 
 for (const [path, route] of consoleRoutes(consoleFiles, {
-  storageOrigins: [new URL(runtime.emulators.aws).origin],
+  storageOrigins: [new URL(runtime.emulators.storage.url).origin],
 }))
   staticRoutes.set(path, route);
 
@@ -102,7 +102,9 @@ if (recovery.leasesReleased + recovery.messagesReleased + recovery.requeued + re
       `${recovery.keysReleased} idempotency keys in flight`,
   );
 }
-console.log(`emulators: dynamodb ${runtime.emulators.dynamodb}, sqs+s3 ${runtime.emulators.aws}`);
+console.log(
+  `emulators: dynamodb ${runtime.emulators.dynamodb}, sqs+s3 ${runtime.emulators.aws}, storage (signed URLs) ${runtime.emulators.storage.url}`,
+);
 console.log(
   `operations console: ${runtime.url}/ops (sign in with an operator key: npm run keys -- create --client ops --scope operator)`,
 );

@@ -179,10 +179,11 @@ export const ENV = {
     exports: 'EXPORTS_BUCKET',
   } satisfies Record<BucketKey, string>,
   /**
-   * Set by the local runtime only: where presigned upload forms are posted (its emulation of S3's POST
-   * object, lib/local/upload-form.ts). In AWS the form goes to the uploads bucket itself.
+   * Set by the local runtime only: the storage front the presigned URLs handed to clients point at (uploads,
+   * forms, downloads), which checks them as S3 does before it reaches the emulator (lib/local/storage-front.ts).
+   * In AWS every URL goes to the bucket itself.
    */
-  uploadFormEndpoint: 'UPLOAD_FORM_ENDPOINT',
+  storageEndpoint: 'STORAGE_ENDPOINT',
 } as const;
 
 export interface RouteDefinition {

@@ -20,6 +20,7 @@ const TRANSIENT_NAMES = new Set([
   'RequestTimeout',
   'RequestTimeoutException',
   'KMSThrottlingException',
+  'KmsThrottled',
   'TransactionConflictException',
 ]);
 const NETWORK_CODES = new Set([
@@ -54,7 +55,7 @@ export const isTransientAwsError = (error: unknown): boolean => {
   if (e.code && NETWORK_CODES.has(e.code)) return true;
   if (e.$retryable) return true;
   const status = e.$metadata?.httpStatusCode;
-  if (status !== undefined && status >= 500) return true;
+  if (status !== undefined && (status >= 500 || status === 429)) return true;
   const cause = (error as { cause?: unknown }).cause;
   return cause !== undefined && cause !== error && isTransientAwsError(cause);
 };

@@ -1,21 +1,24 @@
-import type {
-  BatchGetCommandInput,
-  DeleteCommandInput,
-  GetCommandInput,
-  PutCommandInput,
-  QueryCommandInput,
-  UpdateCommandInput,
+import {
+  BatchGetCommand,
+  DeleteCommand,
+  type DeleteCommandInput,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  type GetCommandInput,
+  PutCommand,
+  type PutCommandInput,
+  QueryCommand,
+  type QueryCommandInput,
+  UpdateCommand,
+  type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import type { AwsJsonApi } from './aws-http';
-import { shieldConstructorKeys } from './dynamo-marshalling';
 
 type Item = Record<string, unknown>;
-type Wire = Record<string, unknown>;
 
 /**
- * The DynamoDB operations the repositories use, with plain JavaScript values in and out (the inputs are
- * those of @aws-sdk/lib-dynamodb's commands, so the calls read as they did with the document client).
+ * The DynamoDB operations the repositories use, with plain JavaScript values in and out: the inputs of
+ * @aws-sdk/lib-dynamodb's commands, sent through one DynamoDBDocumentClient (marshalling, SigV4, retries
+ * with backoff on throttling and 5xx, and error classes are the SDK's).
  */
 export interface DocumentTable {
   get(input: GetCommandInput): Promise<{ Item?: Item }>;
@@ -27,63 +30,47 @@ export interface DocumentTable {
   batchGet(tableName: string, keys: readonly Item[], consistent?: boolean): Promise<Item[]>;
 }
 
-const MARSHALL = { removeUndefinedValues: true, convertClassInstanceToMap: false } as const;
-/**
- * util-dynamodb tells a value's type by `value.constructor.name`: a client's object with its own
- * `constructor` key is handed to it as a Map (dynamo-marshalling.ts), which it marshals entry by entry.
- */
-const toWire = (value: Item | undefined): Wire | undefined =>
-  value ? marshall(shieldConstructorKeys(value) as Item, MARSHALL) : undefined;
-const fromWire = (value: unknown): Item | undefined =>
-  value ? unmarshall(value as Parameters<typeof unmarshall>[0]) : undefined;
-
-/** Input with its item, key and values in DynamoDB's attribute-value format. */
-const wireInput = (input: Record<string, unknown>): Record<string, unknown> => {
-  const out: Record<string, unknown> = { ...input };
-  for (const field of ['Key', 'Item', 'ExpressionAttributeValues', 'ExclusiveStartKey'] as const) {
-    if (input[field] !== undefined) out[field] = toWire(input[field] as Item);
-  }
-  return out;
-};
-
+/** Rounds of BatchGetItem for the keys DynamoDB left unprocessed (it does so when throttled). */
 const MAX_BATCH_ROUNDS = 8;
 
-/** DocumentTable over DynamoDB's JSON API (`DynamoDB_20120810`), through the lean signed client. */
+/** DocumentTable over the SDK's document client. */
 export class DynamoDocumentTable implements DocumentTable {
-  constructor(private readonly api: AwsJsonApi) {}
+  constructor(private readonly doc: DynamoDBDocumentClient) {}
 
   async get(input: GetCommandInput) {
-    const out = await this.api.call<{ Item?: Wire }>('GetItem', wireInput(input));
-    return { Item: fromWire(out.Item) };
+    const { Item } = await this.doc.send(new GetCommand(input));
+    return { Item };
   }
 
   async put(input: PutCommandInput) {
-    const out = await this.api.call<{ Attributes?: Wire }>('PutItem', wireInput(input));
-    return { Attributes: fromWire(out.Attributes) };
+    const { Attributes } = await this.doc.send(new PutCommand(input));
+    return { Attributes };
   }
 
   async update(input: UpdateCommandInput) {
-    const out = await this.api.call<{ Attributes?: Wire }>('UpdateItem', wireInput(input));
-    return { Attributes: fromWire(out.Attributes) };
+    const { Attributes } = await this.doc.send(new UpdateCommand(input));
+    return { Attributes };
   }
 
   async delete(input: DeleteCommandInput) {
-    const out = await this.api.call<{ Attributes?: Wire }>('DeleteItem', wireInput(input));
-    return { Attributes: fromWire(out.Attributes) };
+    const { Attributes } = await this.doc.send(new DeleteCommand(input));
+    return { Attributes };
   }
 
   async query(input: QueryCommandInput) {
-    const out = await this.api.call<{ Items?: Wire[]; LastEvaluatedKey?: Wire }>('Query', wireInput(input));
-    return {
-      Items: (out.Items ?? []).map((item) => fromWire(item)!),
-      LastEvaluatedKey: fromWire(out.LastEvaluatedKey),
-    };
+    const { Items = [], LastEvaluatedKey } = await this.doc.send(new QueryCommand(input));
+    return { Items, LastEvaluatedKey };
   }
 
+  /**
+   * BatchGetItem answers what it could read and leaves the rest in `UnprocessedKeys` rather than failing
+   * (the SDK's retries do not cover that): those are asked for again with a growing pause, and a batch still
+   * unread after MAX_BATCH_ROUNDS fails as throttling does (a DependencyUnavailableError once translated).
+   */
   async batchGet(tableName: string, keys: readonly Item[], consistent = false): Promise<Item[]> {
     if (keys.length > 100) throw new RangeError('BatchGetItem takes at most 100 keys');
     const items: Item[] = [];
-    let pending: Wire[] = keys.map((key) => toWire(key)!);
+    let pending: Item[] = [...keys];
     for (let round = 0; pending.length > 0; round++) {
       if (round === MAX_BATCH_ROUNDS) {
         throw Object.assign(new Error(`BatchGetItem left ${pending.length} keys unprocessed`), {
@@ -91,14 +78,12 @@ export class DynamoDocumentTable implements DocumentTable {
         });
       }
       if (round > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** round));
-      const input: BatchGetCommandInput | Record<string, unknown> = {
-        RequestItems: { [tableName]: { Keys: pending, ConsistentRead: consistent } },
-      };
-      const out = await this.api.call<{
-        Responses?: Record<string, Wire[]>;
-        UnprocessedKeys?: Record<string, { Keys?: Wire[] }>;
-      }>('BatchGetItem', input);
-      items.push(...(out.Responses?.[tableName] ?? []).map((item) => fromWire(item)!));
+      const out = await this.doc.send(
+        new BatchGetCommand({
+          RequestItems: { [tableName]: { Keys: pending, ConsistentRead: consistent } },
+        }),
+      );
+      items.push(...(out.Responses?.[tableName] ?? []));
       pending = out.UnprocessedKeys?.[tableName]?.Keys ?? [];
     }
     return items;

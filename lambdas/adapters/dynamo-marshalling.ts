@@ -1,3 +1,6 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   if (value === null || typeof value !== 'object') return false;
   const proto = Object.getPrototypeOf(value);
@@ -34,3 +37,30 @@ export const shieldConstructorKeys = (value: unknown): unknown => {
   if (!changed) return value;
   return Object.hasOwn(value, 'constructor') ? new Map(entries) : Object.fromEntries(entries);
 };
+
+/**
+ * The SDK's marshaller (util-dynamodb) tells what a value is by `value.constructor.name`, so a client's
+ * plain object with its own `constructor` key is mistaken for something else: `{"constructor": "c"}` in
+ * metadata for a class instance (an error, so a 500), `{"constructor": {"name": "Set"}}` in
+ * client_mappings for a Set. This middleware hands such objects to it as Maps, which it marshals entry by
+ * entry whatever the keys; reading them back needs nothing (unmarshalling builds plain objects).
+ */
+export const shieldMarshalling = (doc: DynamoDBDocumentClient): DynamoDBDocumentClient => {
+  doc.middlewareStack.add(
+    (next) => async (args) =>
+      next({ ...args, input: shieldConstructorKeys(args.input) as typeof args.input }),
+    { step: 'initialize', name: 'shieldConstructorKeys' },
+  );
+  return doc;
+};
+
+/**
+ * The document client every repository writes through: undefined attributes left out (optional fields of
+ * the records), no class instance taken for a map, and client objects with a `constructor` key shielded.
+ */
+export const documentClient = (client: DynamoDBClient): DynamoDBDocumentClient =>
+  shieldMarshalling(
+    DynamoDBDocumentClient.from(client, {
+      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+    }),
+  );

@@ -1,140 +1,151 @@
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { NotFoundError } from '../core/errors';
 import type { PresignedUpload } from '../core/model';
 import type { Clock, DownloadResponse, ObjectStore, SignedUrl, WrittenObject } from '../core/ports';
 import { translateAwsErrors } from './aws-errors';
-import { AwsHttp, type CredentialSource } from './aws-http';
-import { postPolicyFields } from './s3-post-policy';
 
 export interface S3Location {
   readonly bucket: string;
-  readonly region: string;
-  readonly credentials: CredentialSource;
-  /** An S3-compatible endpoint (the local emulator); unset: the bucket's virtual-hosted AWS endpoint. */
-  readonly endpoint?: string;
-  /** `<endpoint>/<bucket>/<key>` instead of `<bucket>.<endpoint host>/<key>`. */
-  readonly pathStyle?: boolean;
-  /** Where upload forms are posted, when that is not the bucket's endpoint (the local runtime's emulation). */
-  readonly formEndpoint?: string;
+  /**
+   * The client that signs the URLs handed to clients, when they go elsewhere than `s3` sends its requests:
+   * locally, the storage front (lib/local/storage-front.ts) that checks them as S3 does. In AWS, `s3` itself.
+   */
+  readonly publicS3?: S3Client;
 }
 
-/** What `write` holds in memory at most; larger objects go through S3StreamingStore's multipart upload. */
-export const BUFFERED_WRITE_LIMIT = 16 * 1024 * 1024;
+/** Multipart parts of 8 MB, two in flight: a write holds ~16 MB however large the object. */
+const PART_SIZE = 8 * 1024 * 1024;
+const QUEUE_SIZE = 2;
 
-/** `inline` with an ASCII fallback name and the RFC 5987 UTF-8 name, so any file name is safe in the header. */
-const inlineDisposition = (fileName: string): string => {
+/**
+ * `attachment` with an ASCII fallback name and the RFC 5987 UTF-8 name, so any file name is safe in the header.
+ * Always an attachment: a merchant's HTML or SVG opened from a download URL is saved, never rendered on the
+ * storage's origin (the console reads sources with fetch, which the disposition does not affect).
+ */
+export const attachmentDisposition = (fileName: string): string => {
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 };
 
-/** Object keys are ids and slashes; every segment is escaped all the same. */
-const escapeKey = (key: string): string => key.split('/').map(encodeURIComponent).join('/');
-
-const bucketBase = (location: S3Location): string => {
-  if (location.pathStyle || location.endpoint) {
-    const endpoint = (location.endpoint ?? `https://s3.${location.region}.amazonaws.com`).replace(/\/+$/, '');
-    if (location.pathStyle) return `${endpoint}/${location.bucket}`;
-    const url = new URL(endpoint);
-    return `${url.protocol}//${location.bucket}.${url.host}`;
-  }
-  const suffix = location.region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com';
-  return `https://${location.bucket}.s3.${location.region}.${suffix}`;
+/** An S3 error for "no such object": GetObject says NoSuchKey, HeadObject (no body) NotFound or a bare 404. */
+const isMissing = (error: unknown): boolean => {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
 };
 
 /**
- * One bucket behind the ObjectStore port, over signed HTTP (no SDK client): presigned upload forms and
- * downloads, HEAD for sizes, streamed GETs, and single-request writes of objects up to BUFFERED_WRITE_LIMIT.
+ * One bucket behind the ObjectStore port, through the SDK's S3Client: presigned upload forms
+ * (@aws-sdk/s3-presigned-post), presigned PUTs and downloads (@aws-sdk/s3-request-presigner), HeadObject for
+ * sizes, streamed GetObject, and writes of any size through @aws-sdk/lib-storage (one PutObject for a small
+ * object, a multipart upload for a large one: memory stays flat).
  */
 export class S3ObjectStore implements ObjectStore {
-  private readonly http: AwsHttp;
-
   constructor(
+    private readonly s3: S3Client,
     private readonly location: S3Location,
     private readonly clock: Clock,
-  ) {
-    this.http = new AwsHttp({
-      service: 's3',
-      region: location.region,
-      endpoint: bucketBase(location),
-      credentials: location.credentials,
-      timeoutMs: 10_000,
-    });
+  ) {}
+
+  private get signer(): S3Client {
+    return this.location.publicS3 ?? this.s3;
   }
 
   private expiry(seconds: number): string {
     return new Date(this.clock.now().getTime() + seconds * 1000).toISOString();
   }
 
+  /**
+   * The form (S3's POST object: `content-length-range` bounds the size, S3 refuses a larger body before it
+   * stores it) and the PUT of SPEC 3.3, whose signature covers the Content-Type and `If-None-Match: *`: the
+   * client must send both headers, so the object is stored as the type it was declared, and only once (S3's
+   * conditional write answers 412 PreconditionFailed to a second PUT of the key). S3 cannot bound a presigned
+   * PUT's size: the service checks it when it reads the file (file_too_large, source_too_large). URLs are
+   * signed at the store's clock; the form at the SDK's (createPresignedPost takes no date), the same in use.
+   */
   async presignUpload(
     key: string,
     contentType: string,
     expiresInSeconds: number,
     maxBytes: number,
   ): Promise<PresignedUpload> {
-    const credentials = await this.location.credentials();
-    const fields = postPolicyFields({
-      bucket: this.location.bucket,
-      key,
-      contentType,
-      maxBytes,
-      expiresInSeconds,
-      region: this.location.region,
-      credentials,
-      now: this.clock.now(),
-    });
-    const formEndpoint = this.location.formEndpoint?.replace(/\/+$/, '');
-    const url = formEndpoint ? `${formEndpoint}/${this.location.bucket}` : `${this.http.endpoint}/`;
-    // The PUT of SPEC 3.3. S3 cannot bound a presigned PUT's size, so the service checks it when it reads the
-    // file (file_too_large, source_too_large); the local runtime's upload server refuses it at upload.
-    const putTarget = formEndpoint
-      ? `${formEndpoint}/${this.location.bucket}/${escapeKey(key)}`
-      : `${this.http.endpoint}/${escapeKey(key)}`;
-    const putUrl = await translateAwsErrors('sign upload url', () =>
-      this.http.presign(putTarget, expiresInSeconds, 'PUT'),
+    const { bucket } = this.location;
+    const [form, putUrl] = await translateAwsErrors('sign upload', () =>
+      Promise.all([
+        createPresignedPost(this.signer, {
+          Bucket: bucket,
+          Key: key,
+          Conditions: [['content-length-range', 0, maxBytes]],
+          Fields: { 'Content-Type': contentType },
+          Expires: expiresInSeconds,
+        }),
+        getSignedUrl(
+          this.signer,
+          new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: contentType, IfNoneMatch: '*' }),
+          {
+            expiresIn: expiresInSeconds,
+            signingDate: this.clock.now(),
+            signableHeaders: new Set(['content-type', 'if-none-match']),
+          },
+        ),
+      ]),
     );
-    return { putUrl, url, fields, maxBytes, expiresAt: this.expiry(expiresInSeconds) };
+    return {
+      putUrl,
+      putHeaders: { 'content-type': contentType, 'if-none-match': '*' },
+      url: form.url,
+      fields: form.fields,
+      maxBytes,
+      expiresAt: this.expiry(expiresInSeconds),
+    };
   }
 
-  /** `response` sets the Content-Type and an inline Content-Disposition S3 answers the GET with (signed too). */
+  /** `response` sets the Content-Type S3 answers the GET with and the file name of its attachment (signed). */
   async presignDownload(
     key: string,
     expiresInSeconds: number,
     response?: DownloadResponse,
   ): Promise<SignedUrl> {
-    const target = new URL(`${this.http.endpoint}/${escapeKey(key)}`);
-    if (response?.contentType) target.searchParams.set('response-content-type', response.contentType);
-    if (response?.fileName) {
-      target.searchParams.set('response-content-disposition', inlineDisposition(response.fileName));
-    }
-    const url = await translateAwsErrors('sign download url', () =>
-      this.http.presign(target.toString(), expiresInSeconds),
+    const url = await translateAwsErrors('sign download', () =>
+      getSignedUrl(
+        this.signer,
+        new GetObjectCommand({
+          Bucket: this.location.bucket,
+          Key: key,
+          ...(response?.contentType ? { ResponseContentType: response.contentType } : {}),
+          ...(response?.fileName
+            ? { ResponseContentDisposition: attachmentDisposition(response.fileName) }
+            : {}),
+        }),
+        { expiresIn: expiresInSeconds, signingDate: this.clock.now() },
+      ),
     );
     return { url, expiresAt: this.expiry(expiresInSeconds) };
   }
 
   async size(key: string): Promise<number | undefined> {
     try {
-      const head = await this.http.send({ method: 'HEAD', path: `/${escapeKey(key)}` });
-      return Number(head.headers.get('content-length') ?? 0);
+      const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.location.bucket, Key: key }));
+      return head.ContentLength ?? 0;
     } catch (error) {
-      if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) {
-        return undefined;
-      }
+      if (isMissing(error)) return undefined;
       return translateAwsErrors('read object size', () => Promise.reject(error));
     }
   }
 
   async read(key: string): Promise<AsyncIterable<Uint8Array>> {
-    let response: Response;
     try {
-      response = await this.http.send({ method: 'GET', path: `/${escapeKey(key)}` }, { streamBody: true });
+      const object = await this.s3.send(new GetObjectCommand({ Bucket: this.location.bucket, Key: key }));
+      // In Node.js the body is an http.IncomingMessage (a Readable, so async-iterable).
+      return (object.Body as AsyncIterable<Uint8Array> | undefined) ?? Readable.from([]);
     } catch (error) {
-      if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) {
-        throw new NotFoundError(`No object has the key ${key}.`, { cause: error });
-      }
+      if (isMissing(error)) throw new NotFoundError(`No object has the key ${key}.`, { cause: error });
       return translateAwsErrors('read object', () => Promise.reject(error));
     }
-    return (response.body ?? new ReadableStream()) as unknown as AsyncIterable<Uint8Array>;
   }
 
   async write(
@@ -142,26 +153,30 @@ export class S3ObjectStore implements ObjectStore {
     body: AsyncIterable<Uint8Array | string>,
     contentType: string,
   ): Promise<WrittenObject> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of body) {
-      const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk);
-      size += buffer.length;
-      if (size > BUFFERED_WRITE_LIMIT) {
-        throw new RangeError(`S3ObjectStore writes at most ${BUFFERED_WRITE_LIMIT} bytes at once`);
+    const hash = createHash('sha256');
+    let sizeBytes = 0;
+    async function* measured(): AsyncGenerator<Buffer> {
+      for await (const chunk of body) {
+        const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk);
+        hash.update(buffer);
+        sizeBytes += buffer.length;
+        yield buffer;
       }
-      chunks.push(buffer);
     }
-    const bytes = Buffer.concat(chunks);
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
     await translateAwsErrors('write object', () =>
-      this.http.send({
-        method: 'PUT',
-        path: `/${escapeKey(key)}`,
-        headers: { 'content-type': contentType, 'x-amz-content-sha256': sha256 },
-        body: bytes,
-      }),
+      new Upload({
+        client: this.s3,
+        params: {
+          Bucket: this.location.bucket,
+          Key: key,
+          Body: Readable.from(measured()),
+          ContentType: contentType,
+        },
+        partSize: PART_SIZE,
+        queueSize: QUEUE_SIZE,
+        leavePartsOnError: false,
+      }).done(),
     );
-    return { sizeBytes: bytes.length, sha256 };
+    return { sizeBytes, sha256: hash.digest('hex') };
   }
 }

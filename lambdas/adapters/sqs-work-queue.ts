@@ -1,8 +1,8 @@
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { CallbackMessage, ExportMessage, JobMessage } from '../core/messages';
 import type { CallbackDeadLetter, WorkQueue } from '../core/ports';
 import type { ProcessingType } from '../core/schemas/job';
 import { translateAwsErrors } from './aws-errors';
-import type { AwsJsonApi } from './aws-http';
 
 export interface WorkQueueUrls {
   readonly jobsRush: string;
@@ -14,12 +14,12 @@ export interface WorkQueueUrls {
 }
 
 /**
- * The service's queues: jobs (rush and standard), exports, callbacks and the callbacks' dead letters. SQS's
- * JSON API (`AmazonSQS.SendMessage`) through the lean signed client.
+ * The service's queues: jobs (rush and standard), exports, callbacks and the callbacks' dead letters, through
+ * the SDK's SQSClient (its retries; throttling and 5xx become DependencyUnavailableError).
  */
 export class SqsWorkQueue implements WorkQueue {
   constructor(
-    private readonly sqs: AwsJsonApi,
+    private readonly sqs: SQSClient,
     private readonly urls: WorkQueueUrls,
   ) {}
 
@@ -46,11 +46,13 @@ export class SqsWorkQueue implements WorkQueue {
 
   private async send(url: string, message: object, what: string, delaySeconds?: number): Promise<void> {
     await translateAwsErrors(what, () =>
-      this.sqs.call('SendMessage', {
-        QueueUrl: url,
-        MessageBody: JSON.stringify(message),
-        ...(delaySeconds === undefined ? {} : { DelaySeconds: delaySeconds }),
-      }),
+      this.sqs.send(
+        new SendMessageCommand({
+          QueueUrl: url,
+          MessageBody: JSON.stringify(message),
+          ...(delaySeconds === undefined ? {} : { DelaySeconds: delaySeconds }),
+        }),
+      ),
     );
   }
 }

@@ -186,6 +186,7 @@ export const fileResource = (file: FileRecord, upload: PresignedUpload | null) =
   filename: file.filename,
   content_type: file.contentType,
   upload_url: upload?.putUrl ?? null,
+  upload_headers: upload?.putHeaders ?? null,
   upload_form: upload ? { url: upload.url, fields: upload.fields } : null,
   upload_expires_at: upload?.expiresAt ?? null,
   size_bytes: file.sizeBytes,
@@ -195,12 +196,15 @@ export type FileResource = ReturnType<typeof fileResource>;
 
 /**
  * A presigned upload (SPEC 3.3, 9), two ways to the same object until `expiresAt`: `putUrl`, where the client
- * PUTs the bytes (SPEC 3.3), and the form at `url` with `fields`, which the client POSTs as multipart/form-data
- * (fields first, the file last) and which the store itself refuses over `maxBytes`, with another key or
- * Content-Type, or late.
+ * PUTs the bytes (SPEC 3.3) with `putHeaders` (signed: the declared Content-Type and `If-None-Match: *`, so
+ * that the object is written once, as what it was declared), and the form at `url` with `fields`, which the
+ * client POSTs as multipart/form-data (fields first, the file last) and which the store itself refuses over
+ * `maxBytes`, with another key or Content-Type, or late.
  */
 export interface PresignedUpload {
   readonly putUrl: string;
+  /** Headers the PUT must carry exactly: its signature covers them. */
+  readonly putHeaders: Readonly<Record<string, string>>;
   readonly url: string;
   readonly fields: Readonly<Record<string, string>>;
   readonly maxBytes: number;

@@ -4,7 +4,8 @@ import { loadConfig } from '../shared/config';
 import type { AppDeps } from '../shared/deps';
 import { lazy } from '../shared/lazy';
 import { count, METRIC, publishMetrics } from '../shared/metrics';
-import { basics, exportRepository, jobRepository, outboxReader, workQueue } from '../shared/wiring';
+import { workQueue } from '../shared/queue-wiring';
+import { basics, exportRepository, jobRepository, outboxReader } from '../shared/wiring';
 
 export interface ReconcileReport {
   readonly requeued: number;

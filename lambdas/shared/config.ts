@@ -1,7 +1,16 @@
 import { ENV } from '../../lib/resources';
-import type { AwsCredentials, CredentialSource } from '../adapters/aws-http';
 import type { JobSettings } from '../core/use-cases/jobs';
 import { DEFAULT_RETRY_DELAYS, parseRetryDelays } from '../core/webhooks';
+
+/** An AWS credential identity, as the SDK clients take it. */
+export interface AwsCredentials {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  readonly sessionToken?: string;
+}
+
+/** A credential provider, as the SDK clients take it (the CLI commands pass the SDK's provider chain). */
+export type CredentialSource = () => Promise<AwsCredentials>;
 
 /** Everything the Lambda code reads from its environment, read once, here and nowhere else. */
 export interface Config {
@@ -11,8 +20,11 @@ export interface Config {
   readonly callbackDeadLetterQueueUrl: string;
   readonly callbackRetryDelays: readonly number[];
   readonly buckets: { uploads: string; catalogs: string; exports: string };
-  /** Set by the local runtime: the emulators' endpoints. Unset in AWS. */
-  readonly endpoints: { dynamodb?: string; sqs?: string; s3?: string; uploadForm?: string };
+  /**
+   * Set by the local runtime: the emulators' endpoints, and `storage`, the storage front where the URLs
+   * handed to clients point (presigned uploads and downloads, checked there as S3 checks them). Unset in AWS.
+   */
+  readonly endpoints: { dynamodb?: string; sqs?: string; s3?: string; storage?: string };
   /** The role's credentials Lambda puts in the environment (the local runtime sets the same variables). */
   readonly credentials?: AwsCredentials;
   /** Set by programs rather than the environment: the CLI commands pass the SDK's provider chain. */
@@ -89,7 +101,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
     dynamodb: env.AWS_ENDPOINT_URL_DYNAMODB || undefined,
     sqs: env.AWS_ENDPOINT_URL_SQS || undefined,
     s3: env.AWS_ENDPOINT_URL_S3 || undefined,
-    uploadForm: env[ENV.uploadFormEndpoint] || undefined,
+    storage: env[ENV.storageEndpoint] || undefined,
   },
   credentials: credentialsOf(env),
   s3ForcePathStyle: flag(env.S3_FORCE_PATH_STYLE, false),
@@ -106,3 +118,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => ({
   metricsNamespace: env.POWERTOOLS_METRICS_NAMESPACE ?? 'CatalogJobs',
   moduleRoot: env.LAMBDA_TASK_ROOT ?? process.cwd(),
 });
+
+/**
+ * True while a Lambda function's module loads (Lambda sets AWS_LAMBDA_FUNCTION_NAME in every function's
+ * environment): handlers are then built at once (lazy.ts), so that the init phase creates the clients.
+ */
+export const isLambdaInit = (env: NodeJS.ProcessEnv = process.env): boolean =>
+  Boolean(env.AWS_LAMBDA_FUNCTION_NAME);

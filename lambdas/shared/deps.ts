@@ -17,19 +17,19 @@ import type {
 } from '../core/ports';
 import type { JobSettings } from '../core/use-cases/jobs';
 import { type Config, loadConfig } from './config';
-import { streamingObjectStore } from './streaming-store';
+import { guardedHttp } from './outbound-wiring';
+import { workQueue } from './queue-wiring';
+import { tracedObjectStore } from './traced-store';
 import {
   basics,
   credentialRepository,
   exportRepository,
   fileRepository,
-  guardedHttp,
   idempotencyStore,
   jobRepository,
   outboxReader,
   randomIds,
   systemClock,
-  workQueue,
 } from './wiring';
 
 /** Everything a handler needs, built once per Lambda container (or per local runtime, or per test). */
@@ -83,9 +83,9 @@ export const buildDeps = (config: Config, overrides: Partial<AppDeps> = {}): App
     idempotency: idempotencyStore(config),
     outbox: outboxReader(config),
     queue: workQueue(config),
-    uploads: streamingObjectStore(config, 'uploads', clock),
-    catalogs: streamingObjectStore(config, 'catalogs', clock),
-    exportFiles: streamingObjectStore(config, 'exports', clock),
+    uploads: tracedObjectStore(config, 'uploads', clock),
+    catalogs: tracedObjectStore(config, 'catalogs', clock),
+    exportFiles: tracedObjectStore(config, 'exports', clock),
     http: guardedHttp(config),
     retryDelays: config.callbackRetryDelays,
     clock,

@@ -1,4 +1,5 @@
 import middy, { type MiddlewareObj } from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Principal, Scope } from '../core/auth';
 import {
@@ -148,15 +149,15 @@ const JSON_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * Request bodies: at most 1 MB (413), `application/json` or `application/*+json` in UTF-8 (415),
- * well-formed JSON (400) within SPEC 9's limits (400 naming each field: nested at most 32 levels, numbers
- * finite and within ±(2^53 − 1) as written, no `__proto__` key). The parsed body replaces `event.body`; the
- * raw text stays in `event.rawBody`.
+ * What @middy/http-json-body-parser leaves to us, before it parses: bodies of at most 1 MB (413),
+ * `application/json` or `application/*+json` in UTF-8 whatever the header's case (415: another charset, a
+ * Content-Encoding), not empty (400), base64 bodies decoded as strict UTF-8 (400 when they are not) and a
+ * leading byte order mark dropped. The raw text stays in `event.rawBody` for jsonBodyLimits. Its `onError`
+ * turns the parser's "malformed JSON" (a 415 in middy) into our 400 `malformed_json`.
  */
-const jsonRequestBody = (): MiddlewareObj<ApiEvent, ApiResult> => ({
+const jsonBodyGuard = (): MiddlewareObj<ApiEvent, ApiResult> => ({
   before: async (request) => {
     const raw = typeof request.event.body === 'string' ? request.event.body : null;
-    request.event.rawBody = raw;
     const bytes =
       raw === null ? 0 : Buffer.byteLength(raw, request.event.isBase64Encoded ? 'base64' : 'utf8');
     if (bytes > LIMITS.bodyBytes) {
@@ -198,23 +199,39 @@ const jsonRequestBody = (): MiddlewareObj<ApiEvent, ApiResult> => ({
     }
     // RFC 8259 8.1 lets a parser ignore a byte order mark; files saved by Windows editors start with one.
     if (text.startsWith('\uFEFF')) text = text.slice(1);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new ValidationError('The request body is not valid JSON.', [
+    request.event.rawBody = text;
+    request.event.body = text;
+    request.event.isBase64Encoded = false;
+    // The parser looks for `content-type` or `Content-Type` only, and matches the media type case-sensitively:
+    // the one checked above is handed to it as such (header names are case-insensitive, HTTP/1 keeps them).
+    request.event.headers = { ...request.event.headers, 'content-type': media.type };
+    delete request.event.headers['Content-Type'];
+  },
+  onError: (request) => {
+    const cause = (request.error as { cause?: { package?: string } } | null)?.cause;
+    if (cause?.package === '@middy/http-json-body-parser') {
+      request.error = new ValidationError('The request body is not valid JSON.', [
         { pointer: '', code: 'malformed_json', message: 'the body could not be parsed as JSON' },
       ]);
     }
-    // Judged on the text: JSON.parse has already rounded big numbers and turned 1e400 into Infinity.
-    const problems = checkJsonText(text);
+  },
+});
+
+/**
+ * After the parse, SPEC 9's limits on JSON, judged on the text as sent (JSON.parse has already rounded big
+ * numbers, turned 1e400 into Infinity and let the last of two equal keys win): nested at most 32 levels,
+ * numbers finite and exact within ±(2^53 − 1), no key twice, no `__proto__`, no unpaired surrogate; each a
+ * 400 naming its field.
+ */
+const jsonBodyLimits = (): MiddlewareObj<ApiEvent, ApiResult> => ({
+  before: async (request) => {
+    const problems = checkJsonText(request.event.rawBody ?? '');
     if (problems.length > 0) {
       throw new ValidationError(
         'The request body is outside the limits on JSON.',
         problems.map(({ path, code, message }) => ({ pointer: toPointer(path), code, message })),
       );
     }
-    request.event.body = parsed;
   },
 });
 
@@ -302,8 +319,8 @@ export type RouteDeps = Pick<AppDeps, 'logger' | 'metrics'> &
   Partial<Pick<AppDeps, 'idempotency' | 'clock' | 'ids'>>;
 
 /**
- * Builds an API Gateway proxy handler from a route function: envelope, scope check, JSON body and
- * idempotency, in that order. The function receives the parsed body and the caller's principal.
+ * Builds an API Gateway proxy handler from a route function: envelope, scope check, JSON body (our guard,
+ * @middy/http-json-body-parser, our limits) and idempotency, in that order. The function receives the parsed body and the caller's principal.
  */
 export const httpRoute = (
   deps: RouteDeps,
@@ -311,7 +328,12 @@ export const httpRoute = (
   route: (event: ApiEvent, principal: Principal) => Promise<ApiResult>,
 ): ApiHandler => {
   const chain = middy<ApiEvent, ApiResult>().use(apiEnvelope(deps)).use(requireScope(deps, options.scope));
-  if (options.body === 'json') chain.use(jsonRequestBody());
+  if (options.body === 'json') {
+    chain
+      .use(jsonBodyGuard())
+      .use(httpJsonBodyParser() as MiddlewareObj<ApiEvent, ApiResult>)
+      .use(jsonBodyLimits());
+  }
   if (options.idempotent) {
     const { idempotency: store, clock, ids } = deps;
     if (!store || !clock || !ids)

@@ -6,14 +6,10 @@
 
 import { parseArgs } from 'node:util';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
-import {
-  AwsHttp,
-  AwsJsonApi,
-  type CredentialSource,
-  staticCredentials,
-} from '../../lambdas/adapters/aws-http';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoCredentialRepository } from '../../lambdas/adapters/dynamo-credential-repository';
 import { DynamoDocumentTable } from '../../lambdas/adapters/dynamo-document';
+import { documentClient } from '../../lambdas/adapters/dynamo-marshalling';
 import type { Scope } from '../../lambdas/core/auth';
 import { DomainError } from '../../lambdas/core/errors';
 import type { CredentialRepository } from '../../lambdas/core/ports';
@@ -35,7 +31,8 @@ export const KEYS_USAGE = `usage: npm run keys -- <command> [options]
   sync                                             attaches every client's usage key to the usage plan
 options: --outputs <file>   a deployed stack's outputs (cdk-outputs.json: TableName, UsagePlanId, Region)
          --region <region>  --profile <name>       as the AWS CLI takes them (else AWS_REGION, AWS_PROFILE, ...)
-Without --outputs: TABLE_NAME (and USAGE_PLAN_ID) name a deployed stack; otherwise the running local service.`;
+Without --outputs: TABLE_NAME (and USAGE_PLAN_ID) name a deployed stack, or with AWS_ENDPOINT_URL_DYNAMODB on this
+machine the emulators' table (npm run emulators); otherwise the running local service.`;
 
 export interface KeysIo {
   out(line: string): void;
@@ -62,6 +59,16 @@ export interface Target {
 
 class UsageError extends Error {}
 
+const isLoopbackEndpoint = (endpoint: string | undefined): endpoint is string => {
+  if (!endpoint) return false;
+  try {
+    const { hostname } = new URL(endpoint);
+    return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
+  } catch {
+    return false;
+  }
+};
+
 const resolveTarget = async (
   values: { outputs?: string; region?: string; profile?: string },
   environment: KeysEnvironment,
@@ -69,6 +76,16 @@ const resolveTarget = async (
   const { env } = environment;
   let outputs: StackOutputs | undefined;
   if (values.outputs) outputs = readOutputs(values.outputs);
+  // The emulators' table (npm run emulators: TABLE_NAME and a DynamoDB endpoint on this machine, as for
+  // sam local): local, with no usage plan, as the running local service's.
+  if (!outputs && env.TABLE_NAME && isLoopbackEndpoint(env.AWS_ENDPOINT_URL_DYNAMODB)) {
+    return {
+      local: true,
+      tableName: env.TABLE_NAME,
+      dynamodbEndpoint: env.AWS_ENDPOINT_URL_DYNAMODB,
+      region: 'us-east-1',
+    };
+  }
   if (outputs || env.TABLE_NAME) {
     const names = deployedNames(outputs, env);
     const region = await resolveRegion({ flag: values.region, profile: values.profile, outputs, env });
@@ -99,19 +116,21 @@ const resolveTarget = async (
   );
 };
 
-const LOCAL_CREDENTIALS = staticCredentials({ accessKeyId: 'local', secretAccessKey: 'local' });
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
-const dynamoRepository = (target: Target, credentials: CredentialSource): CredentialRepository =>
+/**
+ * The table's credential records through the SDK's document client: the emulator's credentials locally;
+ * deployed, the SDK's own chain for the profile (SSO, assumed roles, ...), as the AWS CLI resolves it.
+ */
+const dynamoRepository = (target: Target): CredentialRepository =>
   new DynamoCredentialRepository({
     db: new DynamoDocumentTable(
-      new AwsJsonApi(
-        new AwsHttp({
-          service: 'dynamodb',
+      documentClient(
+        new DynamoDBClient({
           region: target.region,
-          endpoint: target.dynamodbEndpoint,
-          credentials,
+          ...(target.dynamodbEndpoint ? { endpoint: target.dynamodbEndpoint } : {}),
+          ...(target.local ? { credentials: LOCAL_CREDENTIALS } : { profile: target.profile }),
         }),
-        'DynamoDB_20120810',
       ),
     ),
     tableName: target.tableName,
@@ -162,8 +181,7 @@ export const runKeys = async (argv: readonly string[], environment: KeysEnvironm
     const apigw = target.local
       ? undefined
       : new APIGatewayClient({ region: target.region, profile: target.profile });
-    const credentialsSource: CredentialSource = apigw ? () => apigw.config.credentials() : LOCAL_CREDENTIALS;
-    const credentials = (environment.repository ?? ((t) => dynamoRepository(t, credentialsSource)))(target);
+    const credentials = (environment.repository ?? dynamoRepository)(target);
     const deps = { credentials, clock: { now: () => new Date() } };
 
     switch (command) {

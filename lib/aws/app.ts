@@ -23,6 +23,8 @@ export const CONTEXT = {
   authorizerReservedConcurrency: 'catalogJobs:authorizerReservedConcurrency',
   webAclArn: 'catalogJobs:webAclArn',
   webContactUrl: 'catalogJobs:webContactUrl',
+  /** `true`: the functions declare the emulators' endpoint variables for `sam local` (never deploy that). */
+  samLocal: 'catalogJobs:samLocal',
 } as const;
 
 export interface CatalogJobs {
@@ -86,6 +88,7 @@ export const addCatalogJobs = (app: App, options: { projectRoot?: string } = {})
     authorizerReservedConcurrency: numberContext(app, CONTEXT.authorizerReservedConcurrency),
     webAclArn: stringContext(app, CONTEXT.webAclArn),
     webContactUrl: stringContext(app, CONTEXT.webContactUrl),
+    samLocal: stringContext(app, CONTEXT.samLocal) === 'true',
   });
   stateless.addStackDependency(stateful);
 

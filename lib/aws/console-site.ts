@@ -74,13 +74,12 @@ export class ConsoleSite extends Construct {
       },
       bundling: {
         target: BUNDLE.target,
-        format: OutputFormat.ESM,
+        format: OutputFormat.CJS,
         mainFields: [...BUNDLE.mainFields],
         minify: BUNDLE.minify,
         sourceMap: BUNDLE.sourceMap,
         sourceMapMode: SourceMapMode.DEFAULT,
         sourcesContent: BUNDLE.sourcesContent,
-        banner: BUNDLE.banner,
         externalModules: [...BUNDLE.externalModules],
         commandHooks: {
           beforeBundling: () => [],

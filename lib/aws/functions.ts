@@ -56,6 +56,12 @@ export interface Packaging {
   /** Platform whose native binaries npm installs (npm_config_os / cpu / libc). */
   readonly platform: { readonly os: 'linux'; readonly cpu: 'arm64'; readonly libc: 'glibc' };
   /**
+   * The platform's own packages (optional dependencies of the ones above) that must be in the asset after the
+   * install: npm skips an optional dependency it cannot fetch without a word (offline, a tarball not in its
+   * cache), which would ship a function that fails on its first scanned page; the bundling fails instead.
+   */
+  readonly platformPackages: readonly string[];
+  /**
    * Globs under node_modules deleted after the install: files the function never loads (Tesseract's LSTM-only
    * WebAssembly builds, the base64 copies for browsers, the legacy-engine language data).
    */
@@ -72,6 +78,7 @@ export const OCR_PACKAGING: Packaging = {
     'heic-decode',
   ],
   platform: { os: 'linux', cpu: 'arm64', libc: 'glibc' },
+  platformPackages: ['@napi-rs/canvas-linux-arm64-gnu'],
   // tesseract.js 7 in Node loads tesseract-core{,-simd,-relaxedsimd}.{js,wasm} (whichever the CPU runs):
   // the -lstm builds and the base64 .wasm.js copies are for browsers. heic-decode loads libheif-js's
   // wasm-bundle (libheif-wasm/libheif-bundle.js, the WebAssembly inside it); the asm.js build, the ES module
@@ -174,7 +181,8 @@ export const ACCESS: Readonly<Record<string, Access>> = {
     table(['BatchGetItem'], 'GSI2'),
   ),
   'ops-get-job': access(
-    'finds a job by id (GSI3), reads its draft catalog and presigns a GET of it',
+    'finds a job by id (GSI3), reads the file records of its uploaded sources (their names) and its draft ' +
+      'catalog, and presigns a GET of it',
     table(['GetItem'], 'GSI3'),
     { catalogs: 'read' },
   ),

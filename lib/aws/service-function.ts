@@ -12,7 +12,10 @@ import type { FunctionDefinition, Packaging } from './functions';
 /**
  * NodejsFunction options that install `packaging.nodeModules` into the asset for the Lambda's platform
  * (npm reads npm_config_os/cpu/libc from the environment of the install) and then delete the files the
- * function never loads.
+ * function never loads. The install (`npm ci` in the asset, versions from package-lock.json) takes every
+ * tarball npm's cache holds without asking the registry (`prefer-offline`): after the project's own `npm ci`
+ * the cache holds them all but the native binaries of another platform (`@napi-rs/canvas-linux-arm64-gnu`
+ * on an x64 machine), which `npm cache add` puts there once (docs/deploying.md); no audit, no funding call.
  */
 export const packagingOptions = (packaging: Packaging) => ({
   nodeModules: [...packaging.nodeModules],
@@ -20,11 +23,20 @@ export const packagingOptions = (packaging: Packaging) => ({
     npm_config_os: packaging.platform.os,
     npm_config_cpu: packaging.platform.cpu,
     npm_config_libc: packaging.platform.libc,
+    npm_config_prefer_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
   },
   commandHooks: {
     beforeBundling: (): string[] => [],
     beforeInstall: (): string[] => [],
     afterBundling: (_input: string, output: string): string[] => [
+      ...packaging.platformPackages.map(
+        (name) =>
+          `test -f "${output}/node_modules/${name}/package.json" || { echo "${name} was not installed into ` +
+          `the asset (npm skips an optional package it cannot fetch): run npm cache add ${name}@<its version ` +
+          `in package-lock.json> once while online (docs/deploying.md)" >&2; exit 1; }`,
+      ),
       `cd "${output}/node_modules" && rm -rf ${packaging.prune.join(' ')}`,
     ],
   },
@@ -97,14 +109,13 @@ export class ServiceFunction extends Construct {
       bundling: {
         ...(definition.packaging ? packagingOptions(definition.packaging) : {}),
         target: BUNDLE.target,
-        format: OutputFormat.ESM,
+        format: OutputFormat.CJS,
         mainFields: [...BUNDLE.mainFields],
         minify: BUNDLE.minify,
         keepNames: BUNDLE.keepNames,
         sourceMap: BUNDLE.sourceMap,
         sourceMapMode: SourceMapMode.DEFAULT,
         sourcesContent: BUNDLE.sourcesContent,
-        banner: BUNDLE.banner,
         externalModules: [...BUNDLE.externalModules, ...(definition.packaging?.nodeModules ?? [])],
       },
     });

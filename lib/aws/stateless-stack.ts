@@ -6,6 +6,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { SAM_LOCAL_VARIABLES } from '../local/sam-env';
 import { BUCKETS, type BucketKey, ENV, QUEUES, type QueueKey, RECONCILER } from '../resources';
 import { ConsoleSite } from './console-site';
 import {
@@ -45,6 +46,12 @@ export interface StatelessStackProps extends StackProps {
   readonly authorizerReservedConcurrency?: number;
   /** Regional WAFv2 web ACL to associate with the API stage. */
   readonly webAclArn?: string;
+  /**
+   * For `sam local start-api` against the emulators only: every function declares the endpoint variables
+   * (lib/local/sam-env.ts SAM_LOCAL_VARIABLES), empty, so that SAM's `--env-vars` file can set them (SAM
+   * replaces only variables the template declares). A template for deploying never has them.
+   */
+  readonly samLocal?: boolean;
 }
 
 const OBJECT_READ_ACTIONS = ['s3:GetObject'];
@@ -123,7 +130,14 @@ export class StatelessStack extends Stack {
         ? {}
         : { [ENV.callbackRetryDelays]: props.callbackRetryDelays }),
       ...(props.webContactUrl === undefined ? {} : { WEB_CONTACT_URL: props.webContactUrl }),
+      ...(props.samLocal ? Object.fromEntries(SAM_LOCAL_VARIABLES.map((name) => [name, ''])) : {}),
     };
+    if (props.samLocal) {
+      Annotations.of(this).addWarningV2(
+        'catalog-jobs:sam-local',
+        'Synthesised for sam local (catalogJobs:samLocal): the functions declare the emulators’ endpoint variables. Do not deploy this template.',
+      );
+    }
 
     const functions = new Map<string, ServiceFunction>();
     for (const definition of serviceFunctions()) {

@@ -2,6 +2,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ApiClient, ApiProblemError, type Fetch, TransportError } from './api';
 import {
   type CommandContext,
+  DEFAULT_TIMEOUT_SECONDS,
   EXIT,
   exportsCreate,
   exportsGet,
@@ -63,10 +64,13 @@ const COMMANDS: Record<string, CommandDefinition> = {
     summary: 'create a job (local files are uploaded first)',
     details:
       '--type is new_menu, new_retail_catalog or retail_image_mapping. Each --source is a local file (uploaded\n' +
-      'through POST /v1/files), an http(s) URL, or the id of an uploaded file. --rush asks for rush processing.\n' +
-      '--wait shows progress until the job is completed, failed or canceled, polling as Retry-After says, and\n' +
-      'prints the final job. The create carries an Idempotency-Key (a new one unless given), so retries after\n' +
-      '429/503 never create the job twice.',
+      'through POST /v1/files, streamed, its bytes counted on stderr), an http(s) URL, or the id of an uploaded\n' +
+      'file. Every option is checked as the service checks it before anything is uploaded. --rush asks for\n' +
+      'rush processing. --wait shows the job’s state until it is completed, failed or canceled (polling from\n' +
+      '200 ms, backing off up to Retry-After), sums up its warnings on stderr and prints the final job; it gives\n' +
+      `up after --timeout (default ${DEFAULT_TIMEOUT_SECONDS} s: a job in review waits for a person), exit 4, the job going on.\n` +
+      'The create carries an Idempotency-Key (a new one unless given), so retries after 429/503 never create the\n' +
+      'job twice.',
     options: {
       type: { type: 'string' },
       source: { type: 'string', multiple: true },
@@ -86,8 +90,8 @@ const COMMANDS: Record<string, CommandDefinition> = {
   },
   'jobs get': {
     usage: 'jobs get <id> [--wait] [--timeout <seconds>]',
-    summary: 'show a job (--wait: until it is terminal)',
-    details: '',
+    summary: 'show a job and sum up its warnings (--wait: until it is terminal)',
+    details: `--timeout: how long --wait waits (default ${DEFAULT_TIMEOUT_SECONDS} s), then exit 4; the job goes on.`,
     argument: 'id',
     options: WAIT_OPTIONS,
     run: jobsGet,
@@ -115,34 +119,36 @@ const COMMANDS: Record<string, CommandDefinition> = {
   },
   'exports create': {
     usage:
-      'exports create --job <id> [--out <file.json>] [--callback-url <url>] [--no-wait]\n' +
+      'exports create --job <id> [--out <file.json>] [--table] [--callback-url <url>] [--no-wait]\n' +
       '               [--idempotency-key <key>] [--timeout <seconds>]',
     summary: 'export a job’s catalog, wait for it and download it',
     details:
       'Creates the data export, waits with a progress indicator until it is completed (it waits for its job\n' +
       'too), and with --out downloads delivery_url to that file, checking its size and SHA-256. Prints the\n' +
-      'final export. --no-wait prints the export as created and returns.',
+      'final export, or with --table the catalog itself for people: one line per variant (category, item,\n' +
+      'variant, price, SKU, GTIN). --no-wait prints the export as created and returns.',
     options: {
       job: { type: 'string' },
       out: { type: 'string' },
       'callback-url': { type: 'string' },
       'no-wait': { type: 'boolean' },
+      table: { type: 'boolean' },
       'idempotency-key': { type: 'string' },
       timeout: { type: 'string' },
     },
     run: (ctx, values) => exportsCreate(ctx, values),
   },
   'exports get': {
-    usage: 'exports get <id> [--wait] [--out <file.json>] [--timeout <seconds>]',
-    summary: 'show a data export (--out: wait for it and download it)',
+    usage: 'exports get <id> [--wait] [--out <file.json>] [--table] [--timeout <seconds>]',
+    summary: 'show a data export (--out: wait for it and download it; --table: show its catalog)',
     details: '',
     argument: 'id',
-    options: { ...WAIT_OPTIONS, out: { type: 'string' } },
+    options: { ...WAIT_OPTIONS, out: { type: 'string' }, table: { type: 'boolean' } },
     run: exportsGet,
   },
   'files upload': {
     usage: 'files upload <path> [--content-type <type>]',
-    summary: 'upload a catalog source; prints the file (its id goes into --source)',
+    summary: 'upload a catalog source (streamed, bytes counted); prints the file (its id goes into --source)',
     details: '',
     argument: 'path',
     options: { 'content-type': { type: 'string' } },
@@ -164,8 +170,9 @@ const GLOBAL_HELP = `Options for every command:
   -q, --quiet     no progress on stderr
   -h, --help      this help
 
-Results are JSON on stdout; progress and errors go to stderr. Exit codes: 0 done, 1 the service refused
-(its problem is printed) or could not be reached, 2 wrong usage, 3 the job or export ended failed.`;
+Results are JSON on stdout; progress, warnings and errors go to stderr. Exit codes: 0 done, 1 the service
+refused (its problem is printed) or could not be reached, 2 wrong usage (nothing was sent), 3 the job or
+export ended failed, 4 it was not finished when --timeout ran out (it goes on).`;
 
 export const usage = (): string => {
   const lines = ['Usage: catalog <command> [options]', '', 'Commands:'];
@@ -175,7 +182,7 @@ export const usage = (): string => {
     '',
     'From a local CSV to a downloaded catalog:',
     '  catalog jobs create --type new_menu --source ./menu.csv --merchant "Joe\'s Diner" --rush --wait',
-    '  catalog exports create --job <job id> --out catalog.json',
+    '  catalog exports create --job <job id> --out catalog.json --table',
     '',
     GLOBAL_HELP,
     '',

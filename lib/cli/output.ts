@@ -1,3 +1,4 @@
+import { warningPlace } from '../../lambdas/core/catalog';
 import type { ProblemBody } from './api';
 
 /** Where the command-line client writes: results (JSON) to stdout, everything for a person to stderr. */
@@ -88,4 +89,45 @@ export const formatBytes = (bytes: number): string => {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+};
+
+/** A warning of `results.warnings` (SPEC 5.2), as much of it as a summary needs. */
+export interface WarningLike {
+  readonly source: string;
+  readonly code: string;
+  readonly row?: number | null;
+  readonly column?: string | null;
+  readonly sheet?: string;
+  readonly page?: number;
+  readonly message: string;
+}
+
+/** Places shown per code; the rest are counted. */
+const PLACES_PER_CODE = 5;
+
+/**
+ * The warnings of a job for a person, grouped by code, most frequent first, each with where it was:
+ *
+ * ```
+ * 3 warnings:
+ *   not_a_price ×2 — row 4, column price; row 9, column price
+ *     "2 for $5" is not a single price: the item is kept without one
+ *   invalid_gtin ×1 — row 7, column UPC
+ * ```
+ * Empty when there are none.
+ */
+export const formatWarnings = (warnings: readonly WarningLike[], total = warnings.length): string => {
+  if (total === 0) return '';
+  const byCode = new Map<string, WarningLike[]>();
+  for (const w of warnings) byCode.set(w.code, [...(byCode.get(w.code) ?? []), w]);
+  const shown = total > warnings.length ? ` (the first ${warnings.length} are grouped here)` : '';
+  const lines = [`${total} warning${total === 1 ? '' : 's'}${shown}:`];
+  for (const [code, list] of [...byCode].sort((a, b) => b[1].length - a[1].length)) {
+    const places = list.map((w) => warningPlace(w)).filter(Boolean);
+    const more = places.length > PLACES_PER_CODE ? `; ${places.length - PLACES_PER_CODE} more` : '';
+    const where = places.length > 0 ? ` — ${places.slice(0, PLACES_PER_CODE).join('; ')}${more}` : '';
+    lines.push(`  ${code} ×${list.length}${where}`);
+    lines.push(`    ${list[0]!.message}`);
+  }
+  return `${lines.join('\n')}\n`;
 };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { readFile, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -52,21 +52,41 @@ export interface UploadedFile {
   readonly filename: string;
   readonly content_type: string;
   readonly upload_url: string | null;
+  /** The headers the PUT to upload_url carries as they are (its signature covers them). */
+  readonly upload_headers?: Readonly<Record<string, string>> | null;
   /** The presigned form: its fields are sent as they are before the file. */
   readonly upload_form?: { readonly url: string; readonly fields: Readonly<Record<string, string>> } | null;
   readonly size_bytes: number | null;
 }
 
+/** Told how many bytes of how many have gone out. */
+export type UploadProgress = (sent: number, total: number) => void;
+
+/** The file's bytes as a stream, counting them out as they are sent. */
+const counted = (filePath: string, total: number, onProgress?: UploadProgress) => {
+  let sent = 0;
+  const count = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      sent += chunk.length;
+      onProgress?.(sent, total);
+      done(null, chunk);
+    },
+  });
+  return Readable.toWeb(createReadStream(filePath).pipe(count)) as unknown as ReadableStream<Uint8Array>;
+};
+
 /**
- * POST /v1/files, POST the bytes as the presigned form `upload_form` (its fields, then the file: the store
- * checks the signed key, Content-Type and the 100 MB limit itself; a service without the form gets a PUT to
- * `upload_url`), then GET the file to see it `uploaded`.
+ * POST /v1/files, then PUT the file to `upload_url` with the headers of `upload_headers` (the declared
+ * Content-Type and `If-None-Match: *`: the file is written once, as what it says it is), streamed from disk
+ * with its Content-Length (never read whole: up to 100 MB), telling `onProgress` the bytes sent; then GET the
+ * file to see it `uploaded`.
  */
 export const uploadFile = async (
   api: ApiClient,
   fetch: Fetch,
   filePath: string,
   contentType = mediaTypeOf(filePath),
+  onProgress?: UploadProgress,
 ): Promise<UploadedFile> => {
   const info = await stat(filePath).catch(() => undefined);
   if (!info?.isFile()) throw new CliError(`${filePath}: no such file`, 2);
@@ -75,34 +95,30 @@ export const uploadFile = async (
   const created = await api.request<UploadedFile>('POST', '/v1/files', {
     body: { filename: path.basename(filePath), content_type: contentType },
   });
-  const { upload_form: uploadForm, upload_url: putUrl } = created.body;
-  if (!uploadForm && !putUrl)
-    throw new CliError(`the service gave no upload_url for file ${created.body.id}`);
-  const bytes = await readFile(filePath);
-  let posted: Response;
+  const { upload_url: putUrl, upload_headers: putHeaders } = created.body;
+  if (!putUrl) throw new CliError(`the service gave no upload_url for file ${created.body.id}`);
+  let answer: Response;
   try {
-    if (uploadForm) {
-      const form = new FormData();
-      for (const [name, value] of Object.entries(uploadForm.fields)) form.append(name, value);
-      form.append('file', new Blob([bytes], { type: contentType }), path.basename(filePath));
-      posted = await fetch(uploadForm.url, { method: 'POST', body: form });
-    } else {
-      posted = await fetch(putUrl!, { method: 'PUT', body: bytes, headers: { 'content-type': contentType } });
-    }
+    answer = await fetch(putUrl, {
+      method: 'PUT',
+      body: counted(filePath, info.size, onProgress),
+      headers: { 'content-type': contentType, ...putHeaders, 'content-length': String(info.size) },
+      duplex: 'half',
+    } as RequestInit);
   } catch (error) {
     throw new CliError(
       `uploading ${filePath} failed: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  if (!posted.ok) {
-    const text = await posted.text();
+  if (!answer.ok) {
+    const text = await answer.text();
     const code = /<Code>([^<]+)<\/Code>/.exec(text)?.[1];
     const detail = code ?? text.slice(0, 300);
     throw new CliError(
-      `uploading ${filePath} failed: the upload URL answered ${posted.status} ${detail}`.trim(),
+      `uploading ${filePath} failed: the upload URL answered ${answer.status} ${detail}`.trim(),
     );
   }
-  await posted.arrayBuffer().catch(() => undefined);
+  await answer.arrayBuffer().catch(() => undefined);
   const file = await api.get<UploadedFile>(`/v1/files/${encodeURIComponent(created.body.id)}`);
   if (file.body.state !== 'uploaded') {
     throw new CliError(`file ${file.body.id} is still ${file.body.state} after its upload`);

@@ -12,7 +12,7 @@ import type { StaticRoute } from './api-gateway';
 export const prepareConsole = async (root: string = process.cwd()): Promise<ConsoleFiles> =>
   readConsoleFiles((await ensureConsoleBuild(root)).dir);
 
-/** The console's static routes; `storageOrigins` is the object store emulator that serves sources. */
+/** The console's static routes; `storageOrigins` is the storage front that serves sources (storage-front.ts). */
 export const consoleRoutes = (
   files: ConsoleFiles,
   options: PolicyOptions = {},

@@ -59,7 +59,13 @@ export const resetDataDir = (dataDir: string): void => {
 
 /** What the runtime remembers between runs besides the emulators' own data. */
 export interface LocalMeta {
-  readonly ports?: { readonly dynamodb?: number; readonly aws?: number; readonly uploadForm?: number };
+  readonly ports?: {
+    readonly dynamodb?: number;
+    readonly aws?: number;
+    readonly storage?: number;
+    /** The storage front's port as runs before it served downloads named it. */
+    readonly uploadForm?: number;
+  };
   /** The dev client's key when npm start generated it (DEV_API_KEY unset): the same key after a restart. */
   readonly devApiKey?: string;
 }

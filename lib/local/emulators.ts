@@ -1,4 +1,3 @@
-import { Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer, Server } from 'node:net';
 import path from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
@@ -14,7 +13,7 @@ import {
   writeMeta,
 } from './data-dir';
 import { type DynamoEmulator, startDynamoEmulator } from './dynamodb-emulator';
-import { startUploadForms, type UploadFormServer } from './upload-form';
+import { type StorageFront, startStorageFront } from './storage-front';
 
 export interface EmulatorOptions {
   /** Preferred ports: taken when free, otherwise any free port. Default: the ports of the last run, else any. */
@@ -27,7 +26,10 @@ export interface EmulatorOptions {
   readonly dataDir?: string;
   /** Start from an empty data directory. */
   readonly reset?: boolean;
-  /** Told when an emulator had to be started again (the DynamoDB one, after a store write failed). */
+  /**
+   * Failures of the storage front, and an emulator that had to be started again (the DynamoDB one, after a
+   * store write failed), one JSON line each.
+   */
   readonly log?: (line: Record<string, unknown>) => void;
 }
 
@@ -36,8 +38,11 @@ export interface Emulators {
   readonly dynamodb: string;
   /** SQS- and S3-compatible endpoint (fauxqs). */
   readonly aws: string;
-  /** S3's POST object (presigned upload forms), which fauxqs lacks: lib/local/upload-form.ts. */
-  readonly uploadForm: string;
+  /**
+   * The storage front (lib/local/storage-front.ts): where presigned uploads, forms and downloads point, checked
+   * as S3 checks them before they reach fauxqs.
+   */
+  readonly storage: StorageFront;
   readonly dataDir: string | undefined;
   /**
    * Makes every in-flight message of every queue visible again and returns how many there were. Only for a
@@ -68,10 +73,9 @@ const freeOrAny = (port: number | undefined): Promise<number> => {
  * is on. While it starts, a listen on the wildcard address is narrowed to loopback; nothing else listens
  * during that window in this process's start-up, and the original is put back whatever happens.
  */
-const onLoopbackOnly = async <T>(start: () => Promise<T>, started: Server[] = []): Promise<T> => {
+const onLoopbackOnly = async <T>(start: () => Promise<T>): Promise<T> => {
   const original = Server.prototype.listen;
   const narrowed = function (this: Server, ...args: unknown[]) {
-    started.push(this);
     const [first] = args;
     if (first && typeof first === 'object' && (first as { host?: string }).host === '0.0.0.0') {
       args[0] = { ...(first as object), host: '127.0.0.1' };
@@ -87,23 +91,6 @@ const onLoopbackOnly = async <T>(start: () => Promise<T>, started: Server[] = []
 };
 
 /**
- * The operations console reads a job's sources from presigned GET URLs of the object store (`GET
- * /v1/ops/jobs/{id}/sources/{n}`), as bucket CORS rules allow in AWS. fauxqs answers no CORS headers, so GET
- * and HEAD answers name a loopback page's origin (the console on 127.0.0.1 or localhost) as allowed.
- */
-const allowLoopbackReads = (server: Server): void => {
-  if (!(server instanceof HttpServer)) return;
-  server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
-    const origin = request.headers.origin;
-    if ((request.method === 'GET' || request.method === 'HEAD') && origin && LOOPBACK_ORIGIN.test(origin)) {
-      response.setHeader('Access-Control-Allow-Origin', origin);
-      response.setHeader('Vary', 'Origin');
-    }
-  });
-};
-const LOOPBACK_ORIGIN = /^http:\/\/(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/;
-
-/**
  * Starts the embedded emulators: dynalite (DynamoDB API) on 127.0.0.1 and fauxqs (SQS and S3 APIs). Both are
  * plain npm packages: no Docker, no cloud account.
  */
@@ -117,7 +104,7 @@ export const startEmulators = async (options: EmulatorOptions = {}): Promise<Emu
   const remembered = dataDir ? (readMeta(dataDir).ports ?? {}) : {};
   let dynamo: DynamoEmulator | undefined;
   let fauxqs: FauxqsServer | undefined;
-  let forms: UploadFormServer | undefined;
+  let storage: StorageFront | undefined;
   try {
     dynamo = await startDynamoEmulator({
       ...(dataDir ? { path: path.join(dataDir, DATA_DIR_ENTRIES.dynamodb) } : {}),
@@ -131,37 +118,36 @@ export const startEmulators = async (options: EmulatorOptions = {}): Promise<Emu
     });
     const dynamodbPort = dynamo.port;
     const awsPort = await freeOrAny(options.awsPort ?? remembered.aws);
-    const servers: Server[] = [];
-    fauxqs = await onLoopbackOnly(
-      () =>
-        startFauxqs({
-          port: awsPort,
-          logger: false,
-          ...(dataDir ? { dataDir: path.join(dataDir, DATA_DIR_ENTRIES.sqsS3) } : {}),
-        }),
-      servers,
+    fauxqs = await onLoopbackOnly(() =>
+      startFauxqs({
+        port: awsPort,
+        logger: false,
+        ...(dataDir ? { dataDir: path.join(dataDir, DATA_DIR_ENTRIES.sqsS3) } : {}),
+      }),
     );
-    for (const server of servers) allowLoopbackReads(server);
-    forms = await startUploadForms({
+    storage = await startStorageFront({
       s3: new S3Client({
         region: 'us-east-1',
         endpoint: `http://127.0.0.1:${fauxqs.port}`,
         forcePathStyle: true,
         credentials,
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
       }),
       secrets: { [credentials.accessKeyId]: credentials.secretAccessKey },
-      port: await freeOrAny(remembered.uploadForm),
+      port: await freeOrAny(remembered.storage ?? remembered.uploadForm),
       maxPutBytes: LIMITS.sourceFileBytes,
+      log: options.log,
     });
     if (dataDir) {
       writeMeta(dataDir, {
         ...readMeta(dataDir),
-        ports: { dynamodb: dynamodbPort, aws: fauxqs.port, uploadForm: forms.port },
+        ports: { dynamodb: dynamodbPort, aws: fauxqs.port, storage: storage.port },
       });
     }
-    return emulatorsOf(dynamo, dynamodbPort, fauxqs, forms, dataDir, lock);
+    return emulatorsOf(dynamo, dynamodbPort, fauxqs, storage, dataDir, lock);
   } catch (error) {
-    await forms?.stop().catch(() => undefined);
+    await storage?.stop().catch(() => undefined);
     await fauxqs?.stop().catch(() => undefined);
     await dynamo?.stop().catch(() => undefined);
     lock?.release();
@@ -173,7 +159,7 @@ const emulatorsOf = (
   dynamo: DynamoEmulator,
   dynamodbPort: number,
   fauxqs: FauxqsServer,
-  forms: UploadFormServer,
+  storage: StorageFront,
   dataDir: string | undefined,
   lock: DataDirLock | undefined,
 ): Emulators => {
@@ -181,7 +167,7 @@ const emulatorsOf = (
   return {
     dynamodb: `http://127.0.0.1:${dynamodbPort}`,
     aws,
-    uploadForm: forms.url,
+    storage,
     dataDir,
     releaseInFlightMessages: async () => {
       const sqs = new SQSClient({ region: 'us-east-1', endpoint: aws, credentials });
@@ -213,7 +199,7 @@ const emulatorsOf = (
     },
     stop: async () => {
       try {
-        await forms.stop();
+        await storage.stop();
         await fauxqs.stop();
         await dynamo.stop();
       } finally {

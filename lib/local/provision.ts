@@ -171,7 +171,7 @@ export const provisionAll = async (clients: {
 /** The environment the Lambda code reads (lambdas/shared/config.ts), pointing at the local resources. */
 export const lambdaEnvironment = (
   resources: ProvisionedResources,
-  endpoints: { dynamodb: string; aws: string; uploadForm?: string },
+  endpoints: { dynamodb: string; aws: string; storage?: string },
 ): Record<string, string> => ({
   [ENV.tableName]: resources.tableName,
   [ENV.queueUrl.jobsRush]: resources.queueUrls.jobsRush,
@@ -185,7 +185,7 @@ export const lambdaEnvironment = (
   AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
   AWS_ENDPOINT_URL_SQS: endpoints.aws,
   AWS_ENDPOINT_URL_S3: endpoints.aws,
-  ...(endpoints.uploadForm ? { [ENV.uploadFormEndpoint]: endpoints.uploadForm } : {}),
+  ...(endpoints.storage ? { [ENV.storageEndpoint]: endpoints.storage } : {}),
   S3_FORCE_PATH_STYLE: 'true',
   AWS_REGION: 'us-east-1',
   AWS_ACCESS_KEY_ID: 'local',

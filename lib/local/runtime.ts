@@ -136,7 +136,7 @@ const serve = async (
     ...lambdaEnvironment(resources, {
       dynamodb: emulators.dynamodb,
       aws: emulators.aws,
-      uploadForm: emulators.uploadForm,
+      storage: emulators.storage.url,
     }),
     ...options.env,
   };
@@ -254,6 +254,8 @@ const serve = async (
   });
   const address = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${address.port}`;
+  // The console (this origin) reads sources and drafts from the storage front: it may, no other page may.
+  emulators.storage.allowOrigins([url, `http://localhost:${address.port}`]);
 
   const stateFile = options.stateFile ?? DEFAULT_STATE_FILE;
   await mkdir(path.dirname(stateFile), { recursive: true });
@@ -270,7 +272,7 @@ const serve = async (
         env: lambdaEnvironment(resources, {
           dynamodb: emulators.dynamodb,
           aws: emulators.aws,
-          uploadForm: emulators.uploadForm,
+          storage: emulators.storage.url,
         }),
       },
       null,

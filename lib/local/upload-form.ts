@@ -1,37 +1,20 @@
-import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { IncomingMessage } from 'node:http';
 import Busboy from 'busboy';
-import { policySignature } from '../../lambdas/adapters/s3-post-policy';
-import { checkSignature, signingCredentialOf } from './s3-auth';
-import { S3Error as FormError, sendS3Error as send } from './s3-error';
-import { receivePut } from './upload-put';
+import { type BoundedBody, boundedBody } from './bounded-body';
+import { checkSignature, policySignature, signingCredentialOf } from './s3-auth';
+import { S3Error as FormError } from './s3-error';
 
 /**
  * S3's POST object (browser-based uploads with a signed policy), which the S3 emulator (fauxqs) does not
- * implement: a small server that checks a form exactly as S3 does before it stores anything — the policy's
- * signature (SigV4) and expiry, every condition (`eq`, `starts-with`, exact fields, `bucket`), no field left
- * uncovered, and `content-length-range` on the file as its bytes arrive (400 EntityTooLarge past the
- * maximum, the upload cut off there) — and then puts the object into the emulator. It also takes the
- * presigned PUTs of the same uploads (upload-put.ts), bounded by `maxPutBytes`. Answers are S3's: 204 (a
- * form) or 200 (a PUT) on success, XML errors with S3's codes otherwise.
+ * implement, checked exactly as S3 checks it before anything is stored: the policy's signature (SigV4) and
+ * expiry, every condition (`eq`, `starts-with`, exact fields, `bucket`), no field left uncovered, and
+ * `content-length-range` on the file as its bytes arrive (400 EntityTooLarge past the maximum, the upload cut
+ * off there). The storage front (storage-front.ts) then streams the file into the emulator.
  */
-export interface UploadFormOptions {
-  readonly s3: S3Client;
+export interface FormOptions {
   /** Access key id -> secret key: the credentials the local functions sign with. */
   readonly secrets: Readonly<Record<string, string>>;
   readonly now?: () => Date;
-  /** 0 (the default) picks a free port; a remembered one keeps forms signed before a restart valid. */
-  readonly port?: number;
-  /** The largest presigned PUT accepted (SPEC 9: 100 MB); S3 has no such bound, the local runtime does. */
-  readonly maxPutBytes: number;
-}
-
-export interface UploadFormServer {
-  readonly url: string;
-  readonly port: number;
-  stop(): Promise<void>;
 }
 
 type Condition = Record<string, unknown> | unknown[];
@@ -42,7 +25,7 @@ const denied = (why: string) => new FormError(403, 'AccessDenied', `Invalid acco
 const checkPolicy = (
   bucket: string,
   fields: Map<string, string>,
-  options: UploadFormOptions,
+  options: FormOptions,
 ): { min: number; max: number } => {
   const field = (name: string) => fields.get(name.toLowerCase());
   const encoded = field('policy');
@@ -91,8 +74,16 @@ const checkPolicy = (
   return range;
 };
 
-const receive = (req: IncomingMessage, bucket: string, options: UploadFormOptions) =>
-  new Promise<{ key: string; contentType?: string; body: Buffer }>((resolve, reject) => {
+/**
+ * Reads a form's fields up to its file, checks them against the signed policy, and resolves with the file as
+ * a stream bounded by the policy's `content-length-range` (boundedBody), before any of its bytes is stored.
+ */
+export const receiveForm = (
+  req: IncomingMessage,
+  bucket: string,
+  options: FormOptions,
+): Promise<{ key: string; contentType?: string; body: BoundedBody }> =>
+  new Promise((resolve, reject) => {
     let busboy: Busboy.Busboy;
     try {
       busboy = Busboy({ headers: req.headers, limits: { files: 1, fields: 50, fieldSize: 64 * 1024 } });
@@ -125,39 +116,11 @@ const receive = (req: IncomingMessage, bucket: string, options: UploadFormOption
         reject(error);
         return;
       }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      stream.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > range.max) {
-          stream.removeAllListeners('data');
-          stream.resume();
-          req.unpipe(busboy);
-          reject(
-            new FormError(400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size'),
-          );
-          return;
-        }
-        chunks.push(chunk);
-      });
-      stream.on('end', () => {
-        if (size > range.max) return;
-        if (size < range.min) {
-          reject(
-            new FormError(
-              400,
-              'EntityTooSmall',
-              'Your proposed upload is smaller than the minimum allowed size',
-            ),
-          );
-          return;
-        }
-        resolve({
-          key: fields.get('key')!,
-          contentType: fields.get('content-type'),
-          body: Buffer.concat(chunks),
-        });
-      });
+      const body = boundedBody(range);
+      req.once('aborted', () =>
+        body.destroy(new FormError(400, 'IncompleteBody', 'The request body ended early.')),
+      );
+      resolve({ key: fields.get('key')!, contentType: fields.get('content-type'), body: stream.pipe(body) });
     });
     busboy.on('close', () => {
       if (!sawFile)
@@ -174,61 +137,3 @@ const receive = (req: IncomingMessage, bucket: string, options: UploadFormOption
     );
     req.pipe(busboy);
   });
-
-export const startUploadForms = async (options: UploadFormOptions): Promise<UploadFormServer> => {
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const bucket = decodeURIComponent(
-      new URL(req.url ?? '/', 'http://localhost').pathname.split('/')[1] ?? '',
-    );
-    if (!bucket || (req.method !== 'POST' && req.method !== 'PUT')) {
-      req.resume();
-      return send(
-        res,
-        new FormError(
-          405,
-          'MethodNotAllowed',
-          'Only POST /<bucket> (an upload form) and PUT /<bucket>/<key> (a presigned PUT) are served here.',
-        ),
-      );
-    }
-    try {
-      const upload =
-        req.method === 'PUT' ? await receivePut(req, options) : await receive(req, bucket, options);
-      await options.s3.send(
-        new PutObjectCommand({
-          Bucket: bucket,
-          Key: upload.key,
-          Body: upload.body,
-          ContentType: upload.contentType,
-        }),
-      );
-      if (req.method === 'PUT') {
-        res.writeHead(200, { etag: `"${createHash('md5').update(upload.body).digest('hex')}"` });
-      } else res.writeHead(204, { location: `/${bucket}/${upload.key}` });
-      res.end();
-    } catch (error) {
-      // The rest of a refused body is read and dropped, so that the client reads the answer.
-      req.resume();
-      if (error instanceof FormError) return send(res, error);
-      return send(
-        res,
-        new FormError(500, 'InternalError', 'We encountered an internal error. Please try again.'),
-      );
-    }
-  };
-  const server: Server = createServer((req, res) => void handle(req, res));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-};

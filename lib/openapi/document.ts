@@ -52,8 +52,9 @@ client's id answers 404, exactly as an unknown id does. \`npm run keys -- create
 
 ## A job from start to finish
 
-1. Optional: upload a local file with \`POST /v1/files\`, PUT it to \`upload_url\` (or POST it as the form
-   \`upload_form\`; at most 100 MB), and use its id as a catalog source.
+1. Optional: upload a local file with \`POST /v1/files\`, PUT it to \`upload_url\` with the headers of
+   \`upload_headers\` (or POST it as the form \`upload_form\`; at most 100 MB, written once), and use its id as
+   a catalog source.
 2. \`POST /v1/jobs\` answers \`201\` with the job \`initiated\` and empty \`results\`.
 3. \`POST /v1/data_exports\` with the job's id (and a \`callback_url\` to be called back). The export waits for
    the job.

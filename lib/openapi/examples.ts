@@ -284,7 +284,9 @@ const pendingFile = {
     'https://catalogjobsstateful-uploads1a2b3c4d-5e6f7g8h9i0j.s3.eu-west-1.amazonaws.com/uploads/dev/' +
     '9d4b2f17-6e8a-4c05-b3d1-0a7e5c2f8b96?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=ASIA...' +
     '%2F20260115%2Feu-west-1%2Fs3%2Faws4_request&X-Amz-Date=20260115T093000Z&X-Amz-Expires=900' +
-    '&X-Amz-SignedHeaders=host&X-Amz-Security-Token=IQoJb3JpZ2luX2VjE...&X-Amz-Signature=9a1c...',
+    '&X-Amz-SignedHeaders=content-type%3Bhost%3Bif-none-match&X-Amz-Security-Token=IQoJb3JpZ2luX2VjE...' +
+    '&X-Amz-Signature=9a1c...&x-id=PutObject',
+  upload_headers: { 'content-type': 'text/csv', 'if-none-match': '*' },
   upload_form: {
     url: 'https://catalogjobsstateful-uploads1a2b3c4d-5e6f7g8h9i0j.s3.eu-west-1.amazonaws.com/',
     fields: {
@@ -314,6 +316,7 @@ export const fileExamples: Record<string, Example> = {
       ...pendingFile,
       state: 'uploaded',
       upload_url: null,
+      upload_headers: null,
       upload_form: null,
       upload_expires_at: null,
       size_bytes: 2741,
@@ -468,6 +471,7 @@ export const opsJobDetailExample: Example = {
       {
         index: 0,
         source: 'https://merchant.example.com/products.csv',
+        filename: null,
         format: null,
         content_type: null,
         size_bytes: null,

@@ -300,8 +300,9 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     tag: 'Files',
     description:
       'Registers a catalog source to upload, valid 15 minutes, two ways (no Authorization header either ' +
-      'way): PUT the bytes to `upload_url` (a presigned S3 URL: `curl -T menu.csv "$upload_url"`; the store ' +
-      'answers 200), or POST `upload_form.url` as `multipart/form-data` with every field of ' +
+      'way): PUT the bytes to `upload_url` with the headers of `upload_headers` (a presigned S3 URL: ' +
+      '`curl -T menu.csv -H "content-type: text/csv" -H "if-none-match: *" "$upload_url"`; the store answers ' +
+      '200, and 412 to a second PUT: a file is written once), or POST `upload_form.url` as `multipart/form-data` with every field of ' +
       '`upload_form.fields` as it is, then the file as the last field, `file` (the store answers 204). The ' +
       'form is refused over 100 MB by the store itself (400 `EntityTooLarge`); a PUT over 100 MB is refused ' +
       'when the file is used (`file_too_large`). Both are refused after 15 minutes (403). GET the file to ' +

@@ -43,7 +43,8 @@ const upload = async (text: string): Promise<string> => {
   const put = await fetch(created.json.upload_url, {
     method: 'PUT',
     body: Buffer.from(text),
-    headers: { 'content-type': 'text/csv' },
+    // The headers the PUT is signed with: its Content-Type and If-None-Match: * (written once).
+    headers: created.json.upload_headers,
   });
   expect(put.status).toBe(200);
   return created.json.id;

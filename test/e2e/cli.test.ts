@@ -94,6 +94,7 @@ describe('catalog, from a local CSV to a downloaded catalog', () => {
     });
     expect(job.job_data.catalog_sources).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/)]);
     expect(result.stderr).toContain('uploaded ./menu.csv');
+    expect(result.stderr).toMatch(/uploading \.\/menu\.csv: \d+ B of \d+ B \(100%\)/);
     expect(result.stderr).toContain(`created job ${job.id}`);
     expect(result.stderr).toMatch(/job [0-9a-f]{8}: completed/);
     jobId = job.id;
@@ -129,6 +130,7 @@ describe('catalog, from a local CSV to a downloaded catalog', () => {
   }, 60_000);
 
   it('prints problems clearly, with a non-zero exit code', async () => {
+    // What the service's own schema refuses is refused before anything is sent, naming the options.
     const invalid = await recorded(
       catalog(
         'jobs',
@@ -143,11 +145,26 @@ describe('catalog, from a local CSV to a downloaded catalog', () => {
         'en_us',
       ),
     );
-    expect(invalid.code).toBe(1);
-    expect(invalid.stderr).toContain('error: 400 Invalid request (validation_failed)');
-    expect(invalid.stderr).toContain('/job/job_data/image_sources: is required');
-    expect(invalid.stderr).toContain('/job/job_data/language: unknown field "language"');
-    expect(invalid.stderr).toMatch(/request id: [0-9a-f-]{36}/);
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toContain('--image: is required');
+    expect(invalid.stderr).toContain('--language: unknown field "language"');
+    // What only the service knows comes back as its problem.
+    const refused = await recorded(
+      catalog(
+        'jobs',
+        'create',
+        '--type',
+        'new_menu',
+        '--source',
+        'http://169.254.169.254/menu.csv',
+        '--merchant',
+        'Joe',
+      ),
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('error: 400 Invalid request (validation_failed)');
+    expect(refused.stderr).toContain('/job/job_data/catalog_sources/0');
+    expect(refused.stderr).toMatch(/request id: [0-9a-f-]{36}/);
 
     const missing = await recorded(catalog('jobs', 'get', '00000000-0000-4000-8000-000000000000'));
     expect([missing.code, missing.stderr]).toEqual([1, expect.stringContaining('404 Not found (not_found)')]);

@@ -34,6 +34,7 @@ interface Dom {
       value?: string;
       getAttribute(name: string): string | null;
     } | null;
+    querySelector(selector: string): { readonly clientWidth: number } | null;
   };
   readonly sessionStorage: { readonly length: number; getItem(key: string): string | null };
 }
@@ -87,6 +88,7 @@ const jobInReview = async (options: {
   merchant: string;
   rush?: boolean;
   instructions?: string;
+  language?: string;
   source: { filename: string; contentType: string; bytes: Buffer } | { url: string };
 }): Promise<string> => {
   const file =
@@ -103,6 +105,7 @@ const jobInReview = async (options: {
           catalog_sources: [file],
           merchant_name: options.merchant,
           ...(options.instructions ? { instructions: options.instructions } : {}),
+          ...(options.language ? { language: options.language } : {}),
         },
       },
     }),
@@ -415,6 +418,29 @@ describe('the operations console at /ops', () => {
     expectRealSourceRoute(watch, jobId);
     await page.screenshot({ path: path.join(IMAGES, 'console-pdf-job.png') });
 
+    // Small print is read zoomed in: the page is drawn again wider, and back to the pane's width.
+    const widthOf = () => canvas.evaluate((el) => (el as unknown as { clientWidth: number }).clientWidth);
+    const fitted = await widthOf();
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await page.getByText('150%', { exact: true }).waitFor();
+    const drawnAt = (min: number, max: number) =>
+      page.waitForFunction(
+        ([lo, hi]) => {
+          const el = (globalThis as unknown as Dom).document.querySelector(
+            'canvas[data-page="1"]',
+          ) as unknown as {
+            clientWidth: number;
+          } | null;
+          return el !== null && el.clientWidth >= lo! && el.clientWidth <= hi!;
+        },
+        [min, max],
+      );
+    await drawnAt(fitted * 1.45, fitted * 1.55);
+    await page.getByRole('button', { name: 'Fit width' }).click();
+    await drawnAt(fitted - 1, fitted + 1);
+    expect(await widthOf()).toBeLessThanOrEqual(fitted + 1);
+
     await page.getByRole('button', { name: 'Add category' }).click();
     await focusedEmpty(page, 'Category name');
     await page.keyboard.type("Chef's specials");
@@ -513,6 +539,75 @@ describe('the operations console at /ops', () => {
     await page.close();
   }, 90_000);
 
+  it('shows the warnings beside the draft, names sources by file, reads prices as the service does', async () => {
+    const jobId = await jobInReview({
+      merchant: 'Bistro des Avertissements',
+      language: 'fr_fr',
+      instructions: 'Vérifier les prix.',
+      source: {
+        filename: 'carte-mars.csv',
+        contentType: 'text/csv',
+        bytes: csv([
+          ['category', 'name', 'price'],
+          ['Plats', 'Steak frites', '18,50 €'],
+          ['Plats', 'Moules', '2 for $25'],
+          ['Desserts', 'Tarte', '$0.69/lb'],
+        ]),
+      },
+    });
+    const { page, watch } = await openConsole();
+    await signIn(page, opsKey);
+    await openJob(page, 'Bistro des Avertissements');
+
+    // The warnings, by code, with where each is; the source by its file's name, not its id.
+    const warnings = page.getByRole('region', { name: /warnings? from reading the sources/ });
+    await warnings.waitFor();
+    expect(await warnings.innerText()).toMatch(/not_a_price × 2/);
+    expect(await warnings.innerText()).toContain('source 1, carte-mars.csv · row 3 · column price');
+    expect(await warnings.innerText()).toContain('source 1, carte-mars.csv · row 4 · column price');
+    expect(await page.locator('.source-name').innerText()).toContain('carte-mars.csv');
+    await warnings
+      .locator('details', { hasText: 'not_a_price' })
+      .getByRole('button', { name: 'Show in source' })
+      .first()
+      .click();
+    const marked = page.getByRole('region', { name: 'Source 1' }).locator('tr[aria-current="true"]');
+    await marked.waitFor();
+    expect(await marked.innerText()).toContain('Moules');
+
+    // A blank price is no price, said beside it; a price as the readers write it is taken as it is.
+    const moules = page.getByLabel('Price of item Moules (EUR)');
+    expect(await moules.inputValue()).toBe('');
+    const note = await moules.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${note}"]`).innerText()).toBe('No price: sold without one');
+    await page.screenshot({ path: path.join(IMAGES, 'console-warnings.png') });
+    await moules.fill('7,00 €');
+    await moules.blur();
+    expect(await moules.inputValue()).toBe('7.00');
+    expect(await moules.getAttribute('aria-invalid')).toBeNull();
+
+    // A category just added is not "blank" before anyone had the chance to name it; a save shows it.
+    await page.getByRole('button', { name: 'Add category' }).click();
+    await focusedEmpty(page, 'Category name');
+    expect(await page.getByText('must not be blank').count()).toBe(0);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'Not saved: 1 problem(s) to fix first.' }).waitFor();
+    expect(await page.getByText('must not be blank').count()).toBeGreaterThan(0);
+    await page
+      .getByRole('button', { name: /› name/ })
+      .first()
+      .click();
+    await page.keyboard.type('Boissons');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Saved at/ })
+      .waitFor();
+    expect(watch.writes).toEqual([`PUT /v1/ops/jobs/${jobId}/catalog`]);
+    expectClean(watch);
+    await page.close();
+  }, 90_000);
+
   it('validates with the API schema and shows each problem at its field; nothing is sent until it is fixed', async () => {
     await jobInReview({
       merchant: 'Field Errors Cafe',
@@ -537,7 +632,7 @@ describe('the operations console at /ops', () => {
     expect(await page.locator(`[id="${described}"]`).innerText()).toBe('must not be blank');
     const price = page.getByLabel('Price of item 1 (no name yet) (USD)');
     await price.fill('4.5.0');
-    await page.getByText('enter a price such as 12.50', { exact: true }).waitFor();
+    await page.getByText('not a price: enter a price such as 12.50', { exact: true }).waitFor();
 
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('alert').filter({ hasText: 'Not saved: 2 problem(s) to fix first.' }).waitFor();

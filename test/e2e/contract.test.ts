@@ -88,7 +88,7 @@ const pollUntil = async (pathname: string, done: (body: Json) => boolean, init: 
 
 const terminalJob = (body: Json) => ['completed', 'failed', 'canceled'].includes(body.state);
 
-/** SPEC 3.3: PUT the bytes to `upload_url`, or POST them as the form `upload_form`. */
+/** SPEC 3.3: PUT the bytes to `upload_url` with `upload_headers`, or POST them as the form `upload_form`. */
 const upload = async (
   filename: string,
   contentType: string,
@@ -101,7 +101,7 @@ const upload = async (
     const put = await fetch(created.json.upload_url, {
       method: 'PUT',
       body: new Uint8Array(bytes),
-      headers: { 'content-type': contentType },
+      headers: created.json.upload_headers,
     });
     expect(put.status).toBe(200);
   } else {

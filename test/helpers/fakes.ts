@@ -388,6 +388,7 @@ export class FakeObjectStore implements ObjectStore {
     const putUrl = this.signed(key, 'put', seconds).url;
     return {
       putUrl,
+      putHeaders: { 'content-type': contentType, 'if-none-match': '*' },
       url,
       fields: { key, 'Content-Type': contentType, Policy: randomUUID() },
       maxBytes,

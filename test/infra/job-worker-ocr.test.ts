@@ -1,8 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build, stop } from 'esbuild';
-import { esbuildOptions } from '../../lib/aws/bundling';
+import { BUNDLE_FILE, esbuildOptions } from '../../lib/aws/bundling';
 import { OCR_PACKAGING, serviceFunctions } from '../../lib/aws/functions';
 import { repoRoot } from '../../lib/aws/paths';
 import { packagingOptions } from '../../lib/aws/service-function';
@@ -53,15 +55,39 @@ describe('job worker: drafting PDF and photo menus in Lambda (issue 12)', () => 
       npm_config_os: 'linux',
       npm_config_cpu: 'arm64',
       npm_config_libc: 'glibc',
+      // Tarballs from npm's cache first, so that synth needs no registry once the cache holds them.
+      npm_config_prefer_offline: 'true',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
     });
-    expect(options.commandHooks.afterBundling('/in', '/out')).toEqual([
-      `cd "/out/node_modules" && rm -rf ${OCR_PACKAGING.prune.join(' ')}`,
-    ]);
+    const after = options.commandHooks.afterBundling('/in', '/out');
+    expect(after).toHaveLength(2);
+    expect(after[1]).toBe(`cd "/out/node_modules" && rm -rf ${OCR_PACKAGING.prune.join(' ')}`);
     // NodejsFunction installs the versions package.json names: pinned, so the lockfile's are the ones tested.
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
     };
     for (const name of OCR_PACKAGING.nodeModules) expect(pkg.dependencies[name]).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('fails the bundling when npm left the canvas binary of the Lambda platform out (offline, not in its cache), and passes when it is there', () => {
+    expect(OCR_PACKAGING.platformPackages).toEqual(['@napi-rs/canvas-linux-arm64-gnu']);
+    const asset = mkdtempSync(join(tmpdir(), 'ocr-asset-'));
+    try {
+      mkdirSync(join(asset, 'node_modules', '@napi-rs', 'canvas'), { recursive: true });
+      const [check] = packagingOptions(OCR_PACKAGING).commandHooks.afterBundling('/in', asset);
+      const run = () => spawnSync('bash', ['-c', check!], { encoding: 'utf8' });
+      const missing = run();
+      expect(missing.status).toBe(1);
+      expect(missing.stderr).toContain('@napi-rs/canvas-linux-arm64-gnu was not installed');
+      expect(missing.stderr).toContain('npm cache add @napi-rs/canvas-linux-arm64-gnu@');
+      const binary = join(asset, 'node_modules', '@napi-rs', 'canvas-linux-arm64-gnu');
+      mkdirSync(binary, { recursive: true });
+      writeFileSync(join(binary, 'package.json'), '{}');
+      expect(run().status).toBe(0);
+    } finally {
+      rmSync(asset, { recursive: true, force: true });
+    }
   });
 
   it('prunes nothing the OCR loads: the Tesseract builds for Node and the LSTM language data stay', () => {
@@ -116,7 +142,7 @@ describe('job worker: drafting PDF and photo menus in Lambda (issue 12)', () => 
     const result = await build({
       ...esbuildOptions(
         join(root, fn.entry),
-        join(root, '.local', 'bundles', 'job-worker-test', 'index.mjs'),
+        join(root, '.local', 'bundles', 'job-worker-test', BUNDLE_FILE),
         fn.packaging?.nodeModules,
       ),
       absWorkingDir: root,
@@ -128,7 +154,7 @@ describe('job worker: drafting PDF and photo menus in Lambda (issue 12)', () => 
     for (const name of OCR_PACKAGING.nodeModules) {
       expect(inputs.some((path) => path.includes(`node_modules/${name}/`))).toBe(false);
     }
-    const code = result.outputFiles!.find((f) => f.path.endsWith('index.mjs'))!.text;
+    const code = result.outputFiles!.find((f) => f.path.endsWith(BUNDLE_FILE))!.text;
     expect(code).toContain('"tesseract.js"');
     expect(code).toContain('"@napi-rs/canvas"');
   }, 60_000);

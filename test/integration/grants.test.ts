@@ -29,7 +29,8 @@ import { makeReconcilerHandler } from '../../lambdas/handlers/reconciler';
 import { loadConfig } from '../../lambdas/shared/config';
 import type { AppDeps } from '../../lambdas/shared/deps';
 import type { ApiHandler } from '../../lambdas/shared/http';
-import { sqsApi, table } from '../../lambdas/shared/wiring';
+import { sqsClient } from '../../lambdas/shared/queue-wiring';
+import { table } from '../../lambdas/shared/wiring';
 import { ACCESS } from '../../lib/aws/functions';
 import { aJob, aJobRequest, apiEvent, epochPlus, lambdaContext, withJobData } from '../helpers/factories';
 import { FakeClock } from '../helpers/fakes';
@@ -216,7 +217,7 @@ describe('each function calls DynamoDB only as its role allows', () => {
       await queues.drop();
     });
     const queueOf = () =>
-      new SqsWorkQueue(sqsApi(config), {
+      new SqsWorkQueue(sqsClient(config), {
         ...queues.queueUrls,
         callbackDeadLetters: queues.deadLetterQueueUrls.callbacks,
       });

@@ -4,8 +4,9 @@ import { NotFoundError } from '../../lambdas/core/errors';
 import type { CallbackMessage } from '../../lambdas/core/messages';
 import type { CallbackDeadLetter, ObjectStore, WorkQueue } from '../../lambdas/core/ports';
 import { loadConfig } from '../../lambdas/shared/config';
-import { streamingObjectStore } from '../../lambdas/shared/streaming-store';
-import { objectStore, sqsApi } from '../../lambdas/shared/wiring';
+import { sqsClient } from '../../lambdas/shared/queue-wiring';
+import { objectStore } from '../../lambdas/shared/storage-wiring';
+import { tracedObjectStore } from '../../lambdas/shared/traced-store';
 import { FakeClock, FakeObjectStore, FakeWorkQueue } from '../helpers/fakes';
 import { freshQueues, uniqueClient } from '../helpers/integration';
 
@@ -28,7 +29,7 @@ describe.each([
         callbackDeadLetters: queues.deadLetterQueueUrls.callbacks,
       };
       return {
-        queue: new SqsWorkQueue(sqsApi(loadConfig(process.env)), urls),
+        queue: new SqsWorkQueue(sqsClient(loadConfig(process.env)), urls),
         visible: (destination) => queues.take(urls[destination]),
         drop: queues.drop,
       };
@@ -107,7 +108,7 @@ describe.each([
   ],
   [
     'S3StreamingStore (fauxqs)',
-    (clock: FakeClock): ObjectStore => streamingObjectStore(loadConfig(process.env), 'uploads', clock),
+    (clock: FakeClock): ObjectStore => tracedObjectStore(loadConfig(process.env), 'uploads', clock),
   ],
   ['FakeObjectStore', (clock: FakeClock): ObjectStore => new FakeObjectStore(clock)],
 ])('ObjectStore: %s', (_name, make) => {

@@ -8,7 +8,7 @@ import { SqsWorkQueue } from '../../lambdas/adapters/sqs-work-queue';
 import { claimIdempotencyKey } from '../../lambdas/core/use-cases/idempotency';
 import { loadConfig } from '../../lambdas/shared/config';
 import type { AppDeps } from '../../lambdas/shared/deps';
-import { sqsApi } from '../../lambdas/shared/wiring';
+import { sqsClient } from '../../lambdas/shared/queue-wiring';
 import { recoverAfterRestart } from '../../lib/local/recover';
 import { aJob, TEST_EPOCH } from '../helpers/factories';
 import { FakeClock } from '../helpers/fakes';
@@ -35,7 +35,7 @@ beforeAll(async () => {
     jobs: new DynamoJobRepository(own),
     exports: new DynamoExportRepository(own),
     idempotency: new DynamoIdempotencyStore(own),
-    queue: new SqsWorkQueue(sqsApi(loadConfig(process.env)), {
+    queue: new SqsWorkQueue(sqsClient(loadConfig(process.env)), {
       ...queues.queueUrls,
       callbackDeadLetters: queues.deadLetterQueueUrls.callbacks,
     }),

@@ -1,18 +1,45 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  ConditionalCheckFailedException,
+  DynamoDBClient,
+  InternalServerError,
+  ProvisionedThroughputExceededException,
+} from '@aws-sdk/client-dynamodb';
+import { NoSuchKey, NotFound, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { KmsThrottled, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  BatchGetCommand,
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
 import { isTransientAwsError, translateAwsErrors } from '../../lambdas/adapters/aws-errors';
-import { AwsServiceError } from '../../lambdas/adapters/aws-http';
 import { DynamoDocumentTable } from '../../lambdas/adapters/dynamo-document';
 import { DynamoFileRepository } from '../../lambdas/adapters/dynamo-file-repository';
 import { DynamoIdempotencyStore } from '../../lambdas/adapters/dynamo-idempotency-store';
 import { DynamoJobRepository } from '../../lambdas/adapters/dynamo-job-repository';
+import { documentClient } from '../../lambdas/adapters/dynamo-marshalling';
+import { S3ObjectStore } from '../../lambdas/adapters/s3-object-store';
 import { SqsWorkQueue } from '../../lambdas/adapters/sqs-work-queue';
 import { ConflictError, DependencyUnavailableError, NotFoundError } from '../../lambdas/core/errors';
 import { makeCreateJobHandler } from '../../lambdas/handlers/http/create-job';
 import { makeGetJobHandler } from '../../lambdas/handlers/http/get-job';
-import { ScriptedAws } from '../helpers/aws-wire';
+import { type Config, loadConfig } from '../../lambdas/shared/config';
+import { dynamoDocumentClient, jobRepository } from '../../lambdas/shared/wiring';
 import { aJob, aJobRequest, apiEvent, lambdaContext } from '../helpers/factories';
-import { fakeDeps, silentLogger } from '../helpers/fakes';
+import { FakeClock, fakeDeps, silentLogger } from '../helpers/fakes';
 
+/**
+ * The AWS adapters over the SDK's clients (DynamoDBDocumentClient, SQSClient, S3Client), each call answered by
+ * aws-sdk-client-mock: what they send, and how the SDK's errors become domain errors (a failed condition a
+ * ConflictError, throttling, 5xx and time-outs a DependencyUnavailableError, a missing object NotFoundError,
+ * anything else rethrown for the generic 500).
+ */
 const urls = {
   jobsRush: 'https://sqs.test/rush',
   jobsStandard: 'https://sqs.test/standard',
@@ -21,47 +48,70 @@ const urls = {
   callbackDeadLetters: 'https://sqs.test/callbacks-dlq',
 };
 
-const sdkError = (name: string, status = 400, extra: Record<string, unknown> = {}) =>
-  Object.assign(new Error(name), { name, $metadata: { httpStatusCode: status }, ...extra });
+const meta = (httpStatusCode: number) => ({ $metadata: { httpStatusCode } });
+const throttled = () =>
+  new ProvisionedThroughputExceededException({ message: 'Rate of requests exceeds', ...meta(400) });
+const conditionFailed = (item?: Record<string, unknown>) =>
+  new ConditionalCheckFailedException({
+    message: 'The conditional request failed',
+    ...meta(400),
+    ...(item ? { Item: marshall(item, { removeUndefinedValues: true }) } : {}),
+  });
+/** An SDK error of a name the adapters do not know (a bug: a malformed request, a missing grant). */
+const sdkError = (name: string, status: number, message = name) =>
+  Object.assign(new Error(message), { name, $fault: 'client', ...meta(status) });
 
-let ddb: ScriptedAws;
-let sqs: ScriptedAws;
+const ddbMock = mockClient(DynamoDBDocumentClient);
+const sqsMock = mockClient(SQSClient);
+const s3Mock = mockClient(S3Client);
 
 beforeEach(() => {
-  ddb = new ScriptedAws();
-  sqs = new ScriptedAws();
+  ddbMock.reset();
+  sqsMock.reset();
+  s3Mock.reset();
+  // What DynamoDB and SQS answer to a call a test does not script: success, with nothing to return.
+  ddbMock.resolves({});
+  sqsMock.resolves({});
 });
 
-/** The handlers' own dependencies over the AWS adapters, each AWS call answered by the script. */
+const doc = () => documentClient(new DynamoDBClient({ region: 'us-east-1' }));
+
+/** The handlers' own dependencies over the AWS adapters, each AWS call answered by the mocks. */
 const deps = () => {
-  const table = { db: new DynamoDocumentTable(ddb.api('dynamodb')), tableName: 'catalog' };
+  const table = { db: new DynamoDocumentTable(doc()), tableName: 'catalog' };
   return fakeDeps({
     jobs: new DynamoJobRepository(table),
     files: new DynamoFileRepository(table),
     idempotency: new DynamoIdempotencyStore(table),
-    queue: new SqsWorkQueue(sqs.api('sqs'), urls),
+    queue: new SqsWorkQueue(new SQSClient({ region: 'us-east-1' }), urls),
     logger: silentLogger(),
   });
 };
 
-describe('SDK and wire error translation', () => {
+describe('SDK errors → domain errors', () => {
   it.each([
-    sdkError('ProvisionedThroughputExceededException'),
-    sdkError('ThrottlingException'),
-    sdkError('RequestLimitExceeded'),
-    sdkError('InternalServerError', 500),
-    sdkError('Whatever', 503),
-    Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
-    Object.assign(new TypeError('fetch failed'), {
-      cause: Object.assign(new Error('x'), { code: 'ECONNRESET' }),
-    }),
-    // The emulator's thread ended under the request (a store write failed on a full disk).
-    Object.assign(new TypeError('fetch failed'), {
-      cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
-    }),
-    new DOMException('no answer within 5000 ms', 'TimeoutError'),
-    new AwsServiceError('ThrottlingException', 'slow down', 400),
-  ])('treats %p as transient', async (error) => {
+    ['DynamoDB throttling', throttled()],
+    ['a DynamoDB 500', new InternalServerError({ message: 'boom', ...meta(500) })],
+    ['an SQS KMS throttle', new KmsThrottled({ message: 'slow', ...meta(400) })],
+    ['an S3 SlowDown', new S3ServiceException({ name: 'SlowDown', $fault: 'server', ...meta(503) })],
+    ['any 503', sdkError('Whatever', 503)],
+    ['a refused connection', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })],
+    ["the SDK's request time-out", Object.assign(new Error('timed out'), { name: 'TimeoutError' })],
+    [
+      'a reset socket under a fetch error',
+      Object.assign(new TypeError('fetch failed'), {
+        cause: Object.assign(new Error('x'), { code: 'ECONNRESET' }),
+      }),
+    ],
+    [
+      // The DynamoDB emulator's thread ended under the request (a store write failed on a full disk).
+      'a socket closed by the other side under a fetch error',
+      Object.assign(new TypeError('fetch failed'), {
+        cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+      }),
+    ],
+    ['a socket hang up', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })],
+  ])('%s is transient: a DependencyUnavailableError (503)', async (_what, error) => {
     expect(isTransientAwsError(error)).toBe(true);
     await expect(translateAwsErrors('x', () => Promise.reject(error))).rejects.toBeInstanceOf(
       DependencyUnavailableError,
@@ -69,63 +119,22 @@ describe('SDK and wire error translation', () => {
   });
 
   it('turns a failed condition into a ConflictError and rethrows bugs unchanged', async () => {
-    await expect(
-      translateAwsErrors('x', () => Promise.reject(sdkError('ConditionalCheckFailedException'))),
-    ).rejects.toBeInstanceOf(ConflictError);
-    const bug = sdkError('ValidationException');
+    await expect(translateAwsErrors('x', () => Promise.reject(conditionFailed()))).rejects.toBeInstanceOf(
+      ConflictError,
+    );
+    const bug = sdkError('ValidationException', 400);
     await expect(translateAwsErrors('x', () => Promise.reject(bug))).rejects.toBe(bug);
   });
 
-  it("reads the error name from the JSON protocol's __type, and retries throttling (3 attempts) but not a bug", async () => {
-    ddb.on('GetItem', ScriptedAws.error('ProvisionedThroughputExceededException'));
-    const table = new DynamoDocumentTable(ddb.api('dynamodb'));
-    await expect(table.get({ TableName: 't', Key: { PK: 'a', SK: 'b' } })).rejects.toMatchObject({
-      name: 'ProvisionedThroughputExceededException',
-      $metadata: { httpStatusCode: 400 },
-    });
-    expect(ddb.calledWith('GetItem')).toHaveLength(3);
-    ddb.on('PutItem', ScriptedAws.error('ValidationException'));
-    await expect(table.put({ TableName: 't', Item: { PK: 'a', SK: 'b' } })).rejects.toMatchObject({
-      name: 'ValidationException',
-    });
-    expect(ddb.calledWith('PutItem')).toHaveLength(1);
-  });
-
-  it("signs every call with SigV4 and sends DynamoDB's attribute-value format", async () => {
-    ddb.on('GetItem', { status: 200, body: { Item: marshall({ PK: 'a', SK: 'b', n: 3, tags: ['x'] }) } });
-    const table = new DynamoDocumentTable(ddb.api('dynamodb'));
-    const out = await table.get({ TableName: 't', Key: { PK: 'a', SK: 'b' }, ConsistentRead: true });
-    expect(out.Item).toEqual({ PK: 'a', SK: 'b', n: 3, tags: ['x'] });
-    const call = ddb.calls[0]!;
-    expect(call.input).toEqual({
-      TableName: 't',
-      Key: { PK: { S: 'a' }, SK: { S: 'b' } },
-      ConsistentRead: true,
-    });
-    expect(call.headers['content-type']).toBe('application/x-amz-json-1.0');
-    expect(call.headers.authorization).toMatch(
-      /^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/us-east-1\/dynamodb\/aws4_request, SignedHeaders=[^,]*x-amz-target[^,]*, Signature=[0-9a-f]{64}$/,
-    );
-  });
-
   it('asks BatchGetItem again for the keys it left unprocessed', async () => {
-    let round = 0;
-    ddb.on('BatchGetItem', (input) => {
-      round++;
-      const keys = (input.RequestItems as Record<string, { Keys: unknown[] }>).t!.Keys;
-      if (round === 1) {
-        return {
-          status: 200,
-          body: {
-            Responses: { t: [marshall({ PK: 'a', SK: '1' })] },
-            UnprocessedKeys: { t: { Keys: keys.slice(1) } },
-          },
-        };
-      }
-      return { status: 200, body: { Responses: { t: [marshall({ PK: 'a', SK: '2' })] } } };
-    });
-    const table = new DynamoDocumentTable(ddb.api('dynamodb'));
-    const items = await table.batchGet('t', [
+    ddbMock
+      .on(BatchGetCommand)
+      .resolvesOnce({
+        Responses: { t: [{ PK: 'a', SK: '1' }] },
+        UnprocessedKeys: { t: { Keys: [{ PK: 'a', SK: '2' }] } },
+      })
+      .resolvesOnce({ Responses: { t: [{ PK: 'a', SK: '2' }] } });
+    const items = await new DynamoDocumentTable(doc()).batchGet('t', [
       { PK: 'a', SK: '1' },
       { PK: 'a', SK: '2' },
     ]);
@@ -133,7 +142,14 @@ describe('SDK and wire error translation', () => {
       { PK: 'a', SK: '1' },
       { PK: 'a', SK: '2' },
     ]);
-    expect(ddb.calledWith('BatchGetItem')).toHaveLength(2);
+    const rounds = ddbMock.commandCalls(BatchGetCommand).map((c) => c.args[0].input.RequestItems?.t?.Keys);
+    expect(rounds).toEqual([
+      [
+        { PK: 'a', SK: '1' },
+        { PK: 'a', SK: '2' },
+      ],
+      [{ PK: 'a', SK: '2' }],
+    ]);
   });
 });
 
@@ -141,84 +157,81 @@ describe('a lost conditional write', () => {
   it('builds the condition from the transitions table and answers from the item DynamoDB returns (ALL_OLD)', async () => {
     const job = aJob({ state: 'completed', version: 4 });
     const item = { PK: `CLIENT#${job.clientId}`, SK: `JOB#${job.id}`, GSI1PK: 'x', entity: 'job', ...job };
-    ddb.on(
-      'UpdateItem',
-      ScriptedAws.error('ConditionalCheckFailedException', 400, {
-        Item: marshall(item, { removeUndefinedValues: true }),
-      }),
-    );
+    ddbMock.on(UpdateCommand).rejects(conditionFailed(item));
     const refused = deps().jobs.transition(job.clientId, job.id, { event: 'cancel', at: 'x' });
     await expect(refused).rejects.toBeInstanceOf(ConflictError);
     await expect(refused).rejects.toMatchObject({ current: job });
-    const update = ddb.calledWith('UpdateItem')[0]!;
+    const update = ddbMock.commandCalls(UpdateCommand)[0]!.args[0].input;
     expect(update.ConditionExpression).toBe('attribute_exists(PK) AND #state IN (:from0, :from1)');
-    const values = update.ExpressionAttributeValues as Record<string, { S?: string }>;
-    expect([values[':from0']?.S, values[':from1']?.S]).toEqual(['initiated', 'in_review']);
+    expect([
+      update.ExpressionAttributeValues?.[':from0'],
+      update.ExpressionAttributeValues?.[':from1'],
+    ]).toEqual(['initiated', 'in_review']);
     expect(update.ReturnValuesOnConditionCheckFailure).toBe('ALL_OLD');
-    expect(ddb.calledWith('GetItem')).toHaveLength(0);
+    expect(ddbMock.commandCalls(GetCommand)).toHaveLength(0);
   });
 
   it('reads the item only when DynamoDB returned none, to tell a missing record apart', async () => {
-    ddb.on('UpdateItem', ScriptedAws.error('ConditionalCheckFailedException'));
+    ddbMock.on(UpdateCommand).rejects(conditionFailed());
+    ddbMock.on(GetCommand).resolves({});
     await expect(
       deps().jobs.transition('client-a', crypto.randomUUID(), { event: 'claim', at: 'x' }),
     ).rejects.toBeInstanceOf(NotFoundError);
-    expect(ddb.calledWith('GetItem')).toHaveLength(1);
+    expect(ddbMock.commandCalls(GetCommand)).toHaveLength(1);
   });
 });
 
 describe('handlers over the AWS adapters', () => {
   it('answers 503 with Retry-After when DynamoDB throttles, and sends nothing to SQS', async () => {
-    ddb.on('PutItem', ScriptedAws.error('ProvisionedThroughputExceededException'));
+    ddbMock.on(PutCommand).rejects(throttled());
     const res = await makeCreateJobHandler(deps())(apiEvent({ body: aJobRequest() }), lambdaContext());
     expect(res.statusCode).toBe(503);
     expect(res.headers?.['retry-after']).toBe('5');
     expect(JSON.parse(res.body)).toMatchObject({ code: 'service_unavailable' });
-    expect(res.body).not.toContain('ProvisionedThroughput');
-    expect(sqs.calledWith('SendMessage')).toHaveLength(0);
+    expect(res.body).not.toContain('Rate of requests');
+    expect(sqsMock.commandCalls(SendMessageCommand)).toHaveLength(0);
   });
 
   it('removes the job again when SQS fails after the write, so nothing is half-created', async () => {
-    sqs.on('SendMessage', { status: 503, body: { __type: 'com.amazonaws.sqs#ServiceUnavailable' } });
+    sqsMock.on(SendMessageCommand).rejects(sdkError('ServiceUnavailable', 503));
     const res = await makeCreateJobHandler(deps())(
       apiEvent({ body: aJobRequest('new_menu', { processing_type: 'rush' }) }),
       lambdaContext(),
     );
     expect(res.statusCode).toBe(503);
-    const put = ddb.calledWith('PutItem')[0]!;
-    const del = ddb.calledWith('DeleteItem')[0]!;
-    const item = put.Item as Record<string, unknown>;
-    expect(del.Key).toEqual({ PK: item.PK, SK: item.SK });
+    const put = ddbMock.commandCalls(PutCommand)[0]!.args[0].input;
+    const del = ddbMock.commandCalls(DeleteCommand)[0]!.args[0].input;
+    expect(del.Key).toEqual({ PK: put.Item?.PK, SK: put.Item?.SK });
     // Only a job that is still untouched and still in the outbox is removed.
     expect(del.ConditionExpression).toContain('GSI2PK = :outbox');
-    expect(sqs.calledWith('SendMessage').map((m) => m.QueueUrl)).toEqual([
-      urls.jobsRush,
-      urls.jobsRush,
+    expect(sqsMock.commandCalls(SendMessageCommand).map((c) => c.args[0].input.QueueUrl)).toEqual([
       urls.jobsRush,
     ]);
   });
 
   it('writes the job with a condition and into the outbox, then moves it to the open jobs', async () => {
-    sqs.on('SendMessage', { status: 200, body: { MessageId: 'm1' } });
+    sqsMock.on(SendMessageCommand).resolves({ MessageId: 'm1' });
     const res = await makeCreateJobHandler(deps())(apiEvent({ body: aJobRequest() }), lambdaContext());
     expect(res.statusCode).toBe(201);
-    const put = ddb.calledWith('PutItem')[0]!;
+    const put = ddbMock.commandCalls(PutCommand)[0]!.args[0].input;
     expect(put.ConditionExpression).toBe('attribute_not_exists(PK)');
     expect(put.Item).toMatchObject({
-      PK: { S: 'CLIENT#client-a' },
-      GSI2PK: { S: expect.stringMatching(/^OUTBOX#[0-3]$/) },
-      state: { S: 'initiated' },
-      version: { N: '1' },
+      PK: 'CLIENT#client-a',
+      GSI2PK: expect.stringMatching(/^OUTBOX#[0-3]$/),
+      state: 'initiated',
+      version: 1,
     });
-    const shard = (put.Item as Record<string, { S: string }>).GSI2PK!.S.split('#')[1];
-    const update = ddb.calledWith('UpdateItem')[0]!;
+    const shard = String(put.Item?.GSI2PK).split('#')[1];
+    const update = ddbMock.commandCalls(UpdateCommand)[0]!.args[0].input;
     expect(update.UpdateExpression).toBe('SET GSI2PK = :open, GSI2SK = openSortKey');
     expect(update.ConditionExpression).toBe('GSI2PK = :outbox');
     expect(update.ExpressionAttributeValues).toEqual({
-      ':open': { S: `OPEN_JOBS#${shard}` },
-      ':outbox': { S: `OUTBOX#${shard}` },
+      ':open': `OPEN_JOBS#${shard}`,
+      ':outbox': `OUTBOX#${shard}`,
     });
-    expect(JSON.parse(String(sqs.calledWith('SendMessage')[0]!.MessageBody))).toEqual({
+    expect(
+      JSON.parse(String(sqsMock.commandCalls(SendMessageCommand)[0]!.args[0].input.MessageBody)),
+    ).toEqual({
       kind: 'job',
       clientId: 'client-a',
       jobId: JSON.parse(res.body).id,
@@ -226,21 +239,16 @@ describe('handlers over the AWS adapters', () => {
   });
 
   it('answers 503 when a read times out', async () => {
-    ddb.on('GetItem', 'hang');
-    const table = {
-      db: new DynamoDocumentTable(ddb.api('dynamodb', { timeoutMs: 20 })),
-      tableName: 'catalog',
-    };
-    const res = await makeGetJobHandler({ ...deps(), jobs: new DynamoJobRepository(table) })(
+    ddbMock.on(GetCommand).rejects(Object.assign(new Error('socket timed out'), { name: 'TimeoutError' }));
+    const res = await makeGetJobHandler(deps())(
       apiEvent({ method: 'GET', resource: '/v1/jobs/{id}', pathParameters: { id: crypto.randomUUID() } }),
       lambdaContext(),
     );
     expect(res.statusCode).toBe(503);
-    expect(ddb.calledWith('GetItem')).toHaveLength(3);
   });
 
   it('answers a generic 500 for an unexpected SDK error, without its text', async () => {
-    ddb.on('GetItem', ScriptedAws.error('ValidationException', 400, { message: 'secret table detail' }));
+    ddbMock.on(GetCommand).rejects(sdkError('ValidationException', 400, 'secret table detail'));
     const res = await makeGetJobHandler(deps())(
       apiEvent({ method: 'GET', resource: '/v1/jobs/{id}', pathParameters: { id: crypto.randomUUID() } }),
       lambdaContext(),
@@ -248,5 +256,118 @@ describe('handlers over the AWS adapters', () => {
     expect(res.statusCode).toBe(500);
     expect(res.body).not.toContain('secret table detail');
     expect(JSON.parse(res.body).code).toBe('internal_error');
+  });
+});
+
+describe('S3 store', () => {
+  const NOW = new Date('2026-03-04T05:06:07.000Z');
+  const s3 = () =>
+    new S3Client({
+      region: 'eu-west-1',
+      credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' },
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  const store = () => new S3ObjectStore(s3(), { bucket: 'uploads-bucket' }, new FakeClock(NOW));
+
+  it('reads a missing object as undefined (HeadObject) or NotFoundError (GetObject)', async () => {
+    s3Mock.rejects(new NotFound({ message: 'Not Found', ...meta(404) }));
+    await expect(store().size('uploads/a/x')).resolves.toBeUndefined();
+    s3Mock.rejects(new NoSuchKey({ message: 'The specified key does not exist.', ...meta(404) }));
+    await expect(store().read('uploads/a/x')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('turns SlowDown and a dropped connection into DependencyUnavailableError, an access denial into a bug', async () => {
+    s3Mock.rejects(new S3ServiceException({ name: 'SlowDown', $fault: 'server', ...meta(503) }));
+    await expect(store().size('k')).rejects.toBeInstanceOf(DependencyUnavailableError);
+    s3Mock.rejects(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    await expect(store().read('k')).rejects.toBeInstanceOf(DependencyUnavailableError);
+    const denied = sdkError('AccessDenied', 403);
+    s3Mock.rejects(denied);
+    await expect(store().read('k')).rejects.toBe(denied);
+  });
+
+  it('signs the PUT over its Content-Type and If-None-Match: *, with no checksum of an empty body', async () => {
+    const upload = await store().presignUpload('uploads/acme/f1', 'text/csv', 900, 100 * 1024 * 1024);
+    const url = new URL(upload.putUrl);
+    expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('content-type;host;if-none-match');
+    expect([...url.searchParams.keys()].filter((k) => /checksum/i.test(k))).toEqual([]);
+    expect(upload.putHeaders).toEqual({ 'content-type': 'text/csv', 'if-none-match': '*' });
+    const policy = JSON.parse(Buffer.from(upload.fields.Policy!, 'base64').toString('utf8'));
+    expect(policy.conditions).toContainEqual(['content-length-range', 0, 100 * 1024 * 1024]);
+    expect(policy.conditions).toContainEqual({ 'Content-Type': 'text/csv' });
+    expect(upload.expiresAt).toBe('2026-03-04T05:21:07.000Z');
+  });
+
+  it('signs a download as an attachment whatever the file name', async () => {
+    const { url } = await store().presignDownload('uploads/acme/f1', 300, {
+      contentType: 'text/plain; charset=utf-8',
+      fileName: "Joe's menu (été).html",
+    });
+    const query = new URL(url).searchParams;
+    expect(query.get('response-content-disposition')).toBe(
+      `attachment; filename="Joe's menu (_t_).html"; filename*=UTF-8''${encodeURIComponent("Joe's menu (été).html")}`,
+    );
+    expect(query.get('response-content-type')).toBe('text/plain; charset=utf-8');
+  });
+});
+
+describe('the clients the functions are wired with', () => {
+  let server: Server;
+  let answers: { status: number; type: string }[];
+  let received = 0;
+  beforeEach(async () => {
+    ddbMock.restore();
+    received = 0;
+    server = createServer((req, res) => {
+      req.resume();
+      received++;
+      const answer = answers.shift() ?? { status: 200, type: '' };
+      // The date of the clock the test runs on (npm run test:future moves it; Node's own Date header would
+      // not follow), so that the SDK sees no clock skew to correct and retry for.
+      res.writeHead(answer.status, {
+        'content-type': 'application/x-amz-json-1.0',
+        date: new Date().toUTCString(),
+      });
+      res.end(answer.type ? JSON.stringify({ __type: answer.type, message: answer.type }) : '{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterEach(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    mockClient(DynamoDBDocumentClient);
+  });
+
+  const config = (): Config =>
+    loadConfig({
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'AKIDTEST',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+      AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      TABLE_NAME: 't',
+      JOBS_RUSH_QUEUE_URL: urls.jobsRush,
+      JOBS_STANDARD_QUEUE_URL: urls.jobsStandard,
+      EXPORTS_QUEUE_URL: urls.exports,
+      CALLBACKS_QUEUE_URL: urls.callbacks,
+      CALLBACKS_DLQ_URL: urls.callbackDeadLetters,
+      UPLOADS_BUCKET: 'u',
+      CATALOGS_BUCKET: 'c',
+      EXPORTS_BUCKET: 'e',
+    });
+
+  it('retry throttling three times in all, then answer DependencyUnavailableError; a bug is not retried', async () => {
+    const throttling = { status: 400, type: 'com.amazonaws.dynamodb.v20120810#ThrottlingException' };
+    answers = [throttling, throttling, throttling];
+    const wired = config();
+    await expect(jobRepository(wired).get('client-a', crypto.randomUUID())).rejects.toBeInstanceOf(
+      DependencyUnavailableError,
+    );
+    expect(received).toBe(3);
+    answers = [{ status: 400, type: 'com.amazonaws.dynamodb.v20120810#ValidationException' }];
+    await expect(jobRepository(wired).get('client-a', crypto.randomUUID())).rejects.toMatchObject({
+      name: 'ValidationException',
+    });
+    expect(received).toBe(4);
+    expect(await dynamoDocumentClient(wired).config.maxAttempts()).toBe(3);
   });
 });

@@ -59,7 +59,9 @@ class ScriptedApi {
           ? init.body.toString('utf8')
           : init.body instanceof FormData
             ? await formText(init.body)
-            : String(init.body);
+            : init.body instanceof ReadableStream
+              ? await new Response(init.body).text()
+              : String(init.body);
     this.calls.push({ method, url: input, headers: new Headers(init.headers), body });
     const route = this.routes.find((r) => r.method === method && r.path.test(input));
     if (!route) return new Response('no route', { status: 599 });
@@ -207,6 +209,7 @@ describe('catalog jobs', () => {
           id: FILE_ID,
           state: 'pending',
           upload_url: 'http://s3.test/uploads/dev/x?X-Amz-Signature=ab',
+          upload_headers: { 'content-type': 'text/csv', 'if-none-match': '*' },
           upload_form: {
             url: 'http://s3.test/uploads',
             fields: { key: 'uploads/dev/x', 'Content-Type': 'text/csv', Policy: 'cG9saWN5' },
@@ -214,7 +217,7 @@ describe('catalog jobs', () => {
           size_bytes: null,
         },
       })
-      .on('POST', /^http:\/\/s3\.test\//, { status: 204, raw: '' })
+      .on('PUT', /^http:\/\/s3\.test\//, { status: 200, raw: '' })
       .on('GET', /\/v1\/files\//, { body: { id: FILE_ID, state: 'uploaded', size_bytes: 42 } })
       .on('POST', /\/v1\/jobs$/, { status: 201, body: job('initiated') });
     const result = await run(api, [
@@ -237,18 +240,19 @@ describe('catalog jobs', () => {
 
     expect(api.calls.map((c) => `${c.method} ${c.url.replace(BASE, '')}`)).toEqual([
       'POST /v1/files',
-      'POST http://s3.test/uploads',
+      'PUT http://s3.test/uploads/dev/x?X-Amz-Signature=ab',
       `GET /v1/files/${FILE_ID}`,
       'POST /v1/jobs',
     ]);
     const [fileCall, upload, , create] = api.calls;
     expect(JSON.parse(fileCall!.body!)).toEqual({ filename: 'menu.csv', content_type: 'text/csv' });
     expect(upload!.headers.get('authorization')).toBeNull();
-    // The form's fields as the service gave them, then the file, last.
-    expect(upload!.body).toBe(
-      'key=uploads/dev/x\nContent-Type=text/csv\nPolicy=cG9saWN5\n' +
-        'file=<menu.csv> (text/csv) category,name,price\nPizza,Margherita,12.50\n',
-    );
+    // The signed headers as the service gave them, the file streamed with its length.
+    expect(upload!.headers.get('if-none-match')).toBe('*');
+    expect(upload!.headers.get('content-type')).toBe('text/csv');
+    expect(upload!.headers.get('content-length')).toBe('43');
+    expect(upload!.body).toBe('category,name,price\nPizza,Margherita,12.50\n');
+    expect(result.err).toContain('uploading ./menu.csv: 43 B of 43 B (100%)');
     expect(create!.headers.get('idempotency-key')).toMatch(/^catalog-cli-[0-9a-f-]{36}$/);
     expect(JSON.parse(create!.body!)).toEqual({
       job: {
@@ -282,7 +286,7 @@ describe('catalog jobs', () => {
     expect(api.calls).toEqual([]);
   });
 
-  it('--wait polls as Retry-After says until the job is terminal', async () => {
+  it('--wait polls from 200 ms, backing off, Retry-After an upper bound, until the job is terminal', async () => {
     const api = new ScriptedApi()
       .on('POST', /\/v1\/jobs$/, { status: 201, body: job('initiated') })
       .on(
@@ -304,7 +308,7 @@ describe('catalog jobs', () => {
       '--wait',
     ]);
     expect(result.code).toBe(0);
-    expect(result.sleeps).toEqual([7000, 3000]);
+    expect(result.sleeps).toEqual([200, 300]);
     expect(result.json()).toMatchObject({ state: 'completed', results: { catalog: { item_count: 4 } } });
     expect(result.err).toContain(`created job ${JOB_ID}`);
     expect(result.err).toContain('job 3f1c9a52: processing');
@@ -320,7 +324,7 @@ describe('catalog jobs', () => {
     );
     const result = await run(api, ['jobs', 'get', JOB_ID, '--wait'], { interactive: true });
     expect(result.code).toBe(0);
-    expect(result.sleeps).toEqual([1000, 1000, 1000]);
+    expect(result.sleeps).toEqual([200]);
     expect(result.err).toContain('\r\x1b[2K');
   });
 
@@ -339,15 +343,102 @@ describe('catalog jobs', () => {
     expect(result.err).toContain('HTTP 404');
   });
 
-  it('gives up waiting after --timeout, leaving the job alone', async () => {
+  it('never waits longer than Retry-After between polls, and shows the state of the last answer', async () => {
+    const api = new ScriptedApi().on(
+      'GET',
+      /\/v1\/jobs\//,
+      ...Array.from({ length: 6 }, () => ({ body: job('processing'), headers: { 'retry-after': '1' } })),
+      { body: job('processing', { state: 'in_review' }), headers: { 'retry-after': '1' } },
+      { body: job('completed') },
+    );
+    const result = await run(api, ['jobs', 'get', JOB_ID, '--wait']);
+    expect(result.code).toBe(0);
+    expect(result.sleeps).toEqual([200, 300, 450, 675, 1000, 1000, 1000]);
+    expect(result.err).toContain('job 3f1c9a52 is in review');
+  });
+
+  it('gives up waiting after --timeout with exit 4, leaving the job alone', async () => {
     const api = new ScriptedApi().on('GET', /\/v1\/jobs\//, {
       body: job('processing'),
       headers: { 'retry-after': '30' },
     });
     const result = await run(api, ['jobs', 'get', JOB_ID, '--wait', '--timeout', '60']);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(4);
     expect(result.err).toContain('still processing after 60s');
+    expect(Math.max(...result.sleeps)).toBe(5000);
+    expect(result.sleeps.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(60_000);
     expect(api.calls.filter((c) => c.method === 'POST')).toEqual([]);
+  });
+
+  it('stops waiting for a job in review after the default timeout of 10 minutes', async () => {
+    const api = new ScriptedApi().on('GET', /\/v1\/jobs\//, {
+      body: job('in_review'),
+      headers: { 'retry-after': '60' },
+    });
+    const result = await run(api, ['jobs', 'get', JOB_ID, '--wait']);
+    expect(result.code).toBe(4);
+    expect(result.err).toContain('still in_review after 600s');
+    expect(result.sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThan(590_000);
+  });
+
+  it('sums up the warnings on stderr, grouped by code with where they are', async () => {
+    const warnings = [
+      { source: FILE_ID, row: 4, column: 'price', code: 'not_a_price', message: '"2 for $5" is not a price' },
+      { source: FILE_ID, row: 9, column: 'price', code: 'not_a_price', message: '"ask" is not a price' },
+      { source: FILE_ID, row: 7, column: 'UPC', sheet: 'Items', code: 'bad_check_digit', message: 'x' },
+      {
+        source: 'https://m.example/menu.pdf',
+        row: null,
+        column: null,
+        page: 2,
+        code: 'not_a_price',
+        message: 'y',
+      },
+    ];
+    const api = new ScriptedApi().on('GET', /\/v1\/jobs\//, {
+      body: job('completed', { results: { warnings, warning_count: 4 } }),
+    });
+    const result = await run(api, ['jobs', 'get', JOB_ID]);
+    expect(result.code).toBe(0);
+    expect(result.err).toContain('4 warnings:');
+    expect(result.err).toContain('not_a_price ×3 — row 4, column price; row 9, column price; page 2');
+    expect(result.err).toContain('bad_check_digit ×1 — sheet Items, row 7, column UPC');
+    expect(result.json().results.warnings).toHaveLength(4);
+    const quiet = await run(api, ['jobs', 'get', JOB_ID, '--quiet']);
+    expect(quiet.err).toBe('');
+  });
+
+  it('checks every option as the service would before uploading anything', async () => {
+    await writeFile(path.join(dir, 'menu.csv'), 'name,price\nTea,2\n');
+    const api = new ScriptedApi();
+    const result = await run(api, [
+      'jobs',
+      'create',
+      '--type',
+      'new_menu',
+      '--source',
+      './menu.csv',
+      '--merchant',
+      'Joe',
+      '--language',
+      'english',
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('--language: Invalid option');
+    expect(result.err).toContain('nothing was uploaded or created');
+    expect(api.calls).toEqual([]);
+    const blank = await run(api, [
+      'jobs',
+      'create',
+      '--type',
+      'new_menu',
+      '--source',
+      './menu.csv',
+      '--merchant',
+      ' ',
+    ]);
+    expect([blank.code, blank.err]).toEqual([2, expect.stringContaining('--merchant: must not be blank')]);
+    expect(api.calls).toEqual([]);
   });
 
   it('retries a 503 after Retry-After with the same Idempotency-Key', async () => {
@@ -391,13 +482,11 @@ describe('catalog jobs', () => {
       'jobs',
       'create',
       '--type',
-      'retail_image_mapping',
+      'new_retail_catalog',
       '--source',
       'https://merchant.example.com/p.csv',
       '--merchant',
-      ' ',
-      '--language',
-      'en_us',
+      'Joe',
     ]);
     expect(result.code).toBe(1);
     expect(result.out).toBe('');
@@ -498,7 +587,7 @@ describe('catalog exports', () => {
     expect(result.code).toBe(0);
     expect(await readFile(path.join(dir, 'catalog.json'), 'utf8')).toBe(catalog);
     expect(result.json()).toMatchObject({ id: EXPORT_ID, state: 'completed' });
-    expect(result.sleeps).toEqual([5000]);
+    expect(result.sleeps).toEqual([200]);
     expect(result.err).toContain('saved catalog.json');
     expect(result.err).toContain('checksum verified');
     const [create] = api.api('POST', '/v1/data_exports');
@@ -506,6 +595,55 @@ describe('catalog exports', () => {
     expect(create!.headers.get('idempotency-key')).toMatch(/^catalog-cli-/);
     const download = api.calls.find((c) => c.url.startsWith('http://s3.test/'))!;
     expect(download.headers.get('authorization')).toBeNull();
+  });
+
+  it('shows the catalog as a table for people with --table', async () => {
+    const document = JSON.stringify({
+      currency: 'USD',
+      categories: [
+        { id: 'c1', name: 'Pizza', parent_id: null },
+        { id: 'c2', name: 'Red', parent_id: 'c1' },
+      ],
+      items: [
+        {
+          name: 'Margherita',
+          category_id: 'c2',
+          variants: [
+            { name: 'Small', price: { amount: 1250, currency: 'USD' }, sku: 'M-S', gtin: null },
+            { name: 'Large', price: { amount: 1400, currency: 'USD' }, sku: 'M-L', gtin: null },
+          ],
+        },
+        { name: 'Oysters', category_id: null, variants: [{ name: null, price: null, pricing: 'variable' }] },
+        {
+          name: 'Ramen',
+          category_id: null,
+          variants: [{ name: null, price: { amount: 1200, currency: 'JPY' } }],
+        },
+      ],
+    });
+    const sum = createHash('sha256').update(document).digest('hex');
+    const api = new ScriptedApi()
+      .on('GET', /\/v1\/data_exports\//, {
+        body: exportOf('completed', {
+          delivery_url: 'http://s3.test/exports/x.json?X-Amz-Signature=cd',
+          file: {
+            content_type: 'application/json',
+            size_bytes: document.length,
+            checksum_sha256: sum,
+            item_count: 3,
+          },
+        }),
+      })
+      .on('GET', /^http:\/\/s3\.test\//, { raw: document });
+    const result = await run(api, ['exports', 'get', EXPORT_ID, '--table']);
+    expect(result.code).toBe(0);
+    const lines = result.out.split('\n');
+    expect(lines[0]).toMatch(/^Category\s+Item\s+Variant\s+Price\s+SKU\s+GTIN$/);
+    expect(lines[2]).toMatch(/^Pizza > Red\s+Margherita\s+Small\s+12\.50 USD\s+M-S$/);
+    expect(lines[3]).toMatch(/^\s+Large\s+14\.00 USD\s+M-L$/);
+    expect(lines[4]).toMatch(/^\s+Oysters\s+variable$/);
+    expect(lines[5]).toMatch(/^\s+Ramen\s+1200 JPY$/);
+    expect(result.out).toContain('3 items, 4 variants, 2 categories');
   });
 
   it('refuses a download whose checksum does not match, leaving no file behind', async () => {

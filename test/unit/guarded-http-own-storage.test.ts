@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OutboundBlockedError, readBody } from '../../lambdas/core/outbound';
 import type { OutboundRequest } from '../../lambdas/core/ports';
-import { guardedHttp } from '../../lambdas/shared/wiring';
+import { guardedHttp } from '../../lambdas/shared/outbound-wiring';
 
 /** Two loopback servers: a merchant's file server, and one standing for the local S3 emulator. */
 const listen = async (handler: http.RequestListener) => {
@@ -40,7 +40,7 @@ describe('the local runtime never fetches from its own emulators (SPEC 8, SPEC 1
       endpoints: {
         s3: `http://127.0.0.1:${storage.port}`,
         dynamodb: 'http://127.0.0.1:1',
-        uploadForm: 'not a url',
+        storage: 'not a url',
       },
     });
   const get = (url: string): OutboundRequest => ({

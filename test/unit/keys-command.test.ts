@@ -193,6 +193,21 @@ describe('keys create: the usage plan', () => {
     expect(w.err.join('\n')).toContain(error.message);
   });
 
+  it("issues a key into the emulators' table (TABLE_NAME with a DynamoDB endpoint on this machine) with no usage plan", async () => {
+    const w = world({ TABLE_NAME: 'catalog-jobs', AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:8000' });
+    expect(await w.run('create', '--client', 'sam')).toBe(0);
+    expect(JSON.parse(w.out[0]!)).toMatchObject({ client_id: 'sam', scope: 'client' });
+    expect(apigw.calls()).toHaveLength(0);
+    // Another endpoint is not the emulators: a deployed table still needs its usage plan.
+    const remote = world({
+      TABLE_NAME: 'catalog',
+      AWS_REGION: 'eu-west-1',
+      AWS_ENDPOINT_URL_DYNAMODB: 'https://dynamodb-fips.eu-west-1.amazonaws.com',
+    });
+    expect(await remote.run('create', '--client', 'acme')).not.toBe(0);
+    expect(remote.err.join('\n')).toMatch(/No usage plan/);
+  });
+
   it('refuses a deployed table without a usage plan, before writing or calling anything', async () => {
     const w = world({ TABLE_NAME: 'catalog', AWS_REGION: 'eu-west-1' });
     expect(await w.run('create', '--client', 'acme')).toBe(2);

@@ -318,6 +318,7 @@ describe('the response schemas', () => {
       },
       {
         putUrl: 'https://catalog-uploads.s3.us-east-1.amazonaws.com/uploads/client-a/x?X-Amz-Signature=ab',
+        putHeaders: { 'content-type': 'text/csv', 'if-none-match': '*' },
         url: 'https://catalog-uploads.s3.us-east-1.amazonaws.com/',
         fields: { key: 'uploads/client-a/x', 'Content-Type': 'text/csv', Policy: 'e30=' },
         maxBytes: 100 * 1024 * 1024,

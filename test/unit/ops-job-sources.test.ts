@@ -186,9 +186,11 @@ describe('GET /v1/ops/jobs/{id} with a drafted source', () => {
         viewable: true,
         pages: 2,
         view_path: `/v1/ops/jobs/${job.id}/sources/0`,
+        filename: null,
       }),
-      expect.objectContaining({ index: 1, format: 'image', viewable: true }),
-      expect.objectContaining({ index: 2, format: null, viewable: false }),
+      // An uploaded source is named by its file's name, a URL by nothing more than itself.
+      expect.objectContaining({ index: 1, format: 'image', viewable: true, filename: 'photo.jpg' }),
+      expect.objectContaining({ index: 2, format: null, viewable: false, filename: null }),
     ]);
   });
 });

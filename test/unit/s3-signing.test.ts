@@ -1,24 +1,23 @@
-import { S3Client } from '@aws-sdk/client-s3';
-import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
-import { S3ObjectStore } from '../../lambdas/adapters/s3-object-store';
-import { postPolicyFields } from '../../lambdas/adapters/s3-post-policy';
-import { FakeClock } from '../helpers/fakes';
+import type { IncomingHttpHeaders } from 'node:http';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { verifySigV4 } from '../../lib/local/s3-auth';
+import { S3Error } from '../../lib/local/s3-error';
 
 /**
- * The lean S3 store signs what the SDK would: its upload form field for field as @aws-sdk/s3-presigned-post
- * lays it out, its download URL with the signature the SDK's presigner computes for the same request.
+ * The local storage front checks signatures as S3 does (lib/local/s3-auth.ts): here against what the SDK's own
+ * signer produces — presigned PUTs over signed headers, presigned GETs with response overrides and a session
+ * token, header-signed requests — and against every way of changing a signed request.
  */
 const NOW = new Date('2026-03-04T05:06:07.000Z');
 const credentials = {
-  accessKeyId: 'ASIAEXAMPLE',
-  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  accessKeyId: 'local',
+  secretAccessKey: 'local',
   sessionToken: 'IQoJb3JpZ2luX2VjEXAMPLE+/=',
 };
-const region = 'eu-west-1';
-const bucket = 'catalogjobsstateful-uploads1a2b3c4d-0123456789ab';
+const secrets = { local: 'local' };
+const endpoint = 'http://127.0.0.1:4599';
 const key = 'uploads/acme/9d4b2f17-6e8a-4c05-b3d1-0a7e5c2f8b96';
-const MAX = 100 * 1024 * 1024;
 
 beforeEach(() => {
   jest.useFakeTimers({ now: NOW, doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'queueMicrotask'] });
@@ -27,147 +26,148 @@ afterEach(() => {
   jest.useRealTimers();
 });
 
-// The endpoint AWS's own: not one a test environment names in AWS_ENDPOINT_URL_S3 (the emulators').
-const sdk = () => new S3Client({ region, credentials, ignoreConfiguredEndpointUrls: true });
-const store = () =>
-  new S3ObjectStore({ bucket, region, credentials: async () => credentials }, new FakeClock(NOW));
+const s3 = () =>
+  new S3Client({
+    region: 'us-east-1',
+    endpoint,
+    forcePathStyle: true,
+    credentials,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
 
-describe('presigned upload form (POST policy)', () => {
-  it('is field for field what @aws-sdk/s3-presigned-post makes, content-length-range included', async () => {
-    const expected = await createPresignedPost(sdk(), {
-      Bucket: bucket,
-      Key: key,
-      Conditions: [['content-length-range', 0, MAX]],
-      Fields: { 'Content-Type': 'text/csv' },
-      Expires: 900,
-    });
-    const fields = postPolicyFields({
-      bucket,
-      key,
-      contentType: 'text/csv',
-      maxBytes: MAX,
-      expiresInSeconds: 900,
-      region,
-      credentials,
-      now: NOW,
-    });
-    expect(fields).toEqual(expected.fields);
-    const policy = JSON.parse(Buffer.from(fields.Policy!, 'base64').toString('utf8'));
-    expect(policy.expiration).toBe('2026-03-04T05:21:07Z');
-    expect(policy.conditions).toContainEqual(['content-length-range', 0, MAX]);
+/** A request as the front receives it: the URL's path and query as sent, Host as the URL names it. */
+const received = (url: string, method: string, headers: IncomingHttpHeaders = {}) => {
+  const u = new URL(url);
+  return { method, rawUrl: `${u.pathname}${u.search}`, headers: { host: u.host, ...headers } };
+};
 
-    const form = await store().presignUpload(key, 'text/csv', 900, MAX);
-    expect(form).toEqual({
-      putUrl: expect.any(String),
-      url: expected.url,
-      fields: expected.fields,
-      maxBytes: MAX,
-      expiresAt: '2026-03-04T05:21:07.000Z',
+const presignedPut = () =>
+  getSignedUrl(
+    s3(),
+    new PutObjectCommand({ Bucket: 'uploads', Key: key, ContentType: 'text/csv', IfNoneMatch: '*' }),
+    { expiresIn: 900, signableHeaders: new Set(['content-type', 'if-none-match']) },
+  );
+const putHeaders = { 'content-type': 'text/csv', 'if-none-match': '*' };
+
+const refusal = (fn: () => unknown): string => {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof S3Error) return `${error.status} ${error.code}`;
+    throw error;
+  }
+  return 'accepted';
+};
+
+describe('presigned PUT', () => {
+  it('verifies the SDK presigner signature with the signed Content-Type and If-None-Match', async () => {
+    const url = await presignedPut();
+    expect(verifySigV4(received(url, 'PUT', putHeaders), secrets, NOW)).toMatchObject({
+      accessKeyId: 'local',
+      presigned: true,
+      signedHeaders: ['content-type', 'host', 'if-none-match'],
     });
   });
 
-  it('signs another limit, key or type differently (the signature covers them)', () => {
-    const base = {
-      bucket,
-      key,
-      contentType: 'text/csv',
-      maxBytes: MAX,
-      expiresInSeconds: 900,
-      region,
-      credentials,
-      now: NOW,
-    };
-    const signature = (change: Partial<typeof base>) =>
-      postPolicyFields({ ...base, ...change })['X-Amz-Signature'];
-    const original = signature({});
-    expect(signature({ maxBytes: MAX + 1 })).not.toBe(original);
-    expect(signature({ key: `${key}x` })).not.toBe(original);
-    expect(signature({ contentType: 'text/html' })).not.toBe(original);
+  it.each([
+    ['another Content-Type', { 'content-type': 'image/svg+xml', 'if-none-match': '*' }],
+    ['no If-None-Match (an overwrite)', { 'content-type': 'text/csv' }],
+    ['no Content-Type', { 'if-none-match': '*' }],
+  ])('refuses %s with SignatureDoesNotMatch', async (_what, headers) => {
+    const url = await presignedPut();
+    expect(refusal(() => verifySigV4(received(url, 'PUT', headers), secrets, NOW))).toBe(
+      '403 SignatureDoesNotMatch',
+    );
+  });
+
+  it.each([
+    ['another key', (u: URL) => (u.pathname = `${u.pathname}x`), '403 SignatureDoesNotMatch'],
+    [
+      'a longer validity',
+      (u: URL) => u.searchParams.set('X-Amz-Expires', '3600'),
+      '403 SignatureDoesNotMatch',
+    ],
+    ['an extra parameter', (u: URL) => u.searchParams.set('acl', 'public-read'), '403 SignatureDoesNotMatch'],
+    ['another host', (u: URL) => (u.port = '4600'), '403 SignatureDoesNotMatch'],
+    ['no signature', (u: URL) => u.searchParams.delete('X-Amz-Signature'), '403 AccessDenied'],
+    [
+      'an unknown key id',
+      (u: URL) =>
+        u.searchParams.set(
+          'X-Amz-Credential',
+          u.searchParams.get('X-Amz-Credential')!.replace(/^local/, 'someone'),
+        ),
+      '403 InvalidAccessKeyId',
+    ],
+  ])('refuses %s', async (_what, change, answer) => {
+    const url = new URL(await presignedPut());
+    change(url);
+    expect(refusal(() => verifySigV4(received(url.toString(), 'PUT', putHeaders), secrets, NOW))).toBe(
+      answer,
+    );
+  });
+
+  it('refuses the URL as another method, and once its time has run out', async () => {
+    const url = await presignedPut();
+    expect(refusal(() => verifySigV4(received(url, 'DELETE', putHeaders), secrets, NOW))).toBe(
+      '403 SignatureDoesNotMatch',
+    );
+    const late = new Date(NOW.getTime() + 901_000);
+    expect(refusal(() => verifySigV4(received(url, 'PUT', putHeaders), secrets, late))).toBe(
+      '403 AccessDenied',
+    );
   });
 });
 
-describe('presigned PUT (SPEC 3.3)', () => {
-  it('carries the signature the SDK presigner computes for the same PUT of the same key', async () => {
-    const url = new URL((await store().presignUpload(key, 'text/csv', 900, MAX)).putUrl);
-    expect(`${url.protocol}//${url.host}${url.pathname}`).toBe(
-      `https://${bucket}.s3.${region}.amazonaws.com/${key}`,
+describe('presigned GET', () => {
+  it('verifies a download signed with response overrides and a session token, as GET and not as PUT', async () => {
+    const url = await getSignedUrl(
+      s3(),
+      new GetObjectCommand({
+        Bucket: 'uploads',
+        Key: key,
+        ResponseContentType: 'text/plain; charset=utf-8',
+        ResponseContentDisposition: `attachment; filename="menu (1).html"; filename*=UTF-8''men%C3%BC.html`,
+      }),
+      { expiresIn: 300 },
     );
-    const query = Object.fromEntries(url.searchParams);
-    expect(query).toMatchObject({ 'X-Amz-Expires': '900', 'X-Amz-SignedHeaders': 'host' });
-    const presigned = await new S3RequestPresigner({ ...sdk().config }).presign(
-      {
-        method: 'PUT',
-        protocol: 'https:',
-        hostname: `${bucket}.s3.${region}.amazonaws.com`,
-        path: `/${key}`,
-        query: {},
-        headers: { host: `${bucket}.s3.${region}.amazonaws.com` },
-      },
-      { expiresIn: 900, signingDate: NOW },
+    expect(verifySigV4(received(url, 'GET'), secrets, NOW).presigned).toBe(true);
+    const changed = new URL(url);
+    changed.searchParams.set('response-content-type', 'text/html');
+    expect(refusal(() => verifySigV4(received(changed.toString(), 'GET'), secrets, NOW))).toBe(
+      '403 SignatureDoesNotMatch',
     );
-    expect(query).toEqual(presigned.query);
+    expect(refusal(() => verifySigV4(received(url, 'PUT'), secrets, NOW))).toBe('403 SignatureDoesNotMatch');
   });
 });
 
-describe('presigned download', () => {
-  it('carries the signature the SDK presigner computes for the same GET', async () => {
-    const url = new URL((await store().presignDownload(key, 3600)).url);
-    expect(`${url.protocol}//${url.host}${url.pathname}`).toBe(
-      `https://${bucket}.s3.${region}.amazonaws.com/${key}`,
-    );
-    const query = Object.fromEntries(url.searchParams);
-    expect(query).toMatchObject({
-      'X-Amz-Algorithm': 'AWS4-HMAC-SHA256',
-      'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD',
-      'X-Amz-Credential': `${credentials.accessKeyId}/20260304/${region}/s3/aws4_request`,
-      'X-Amz-Date': '20260304T050607Z',
-      'X-Amz-Expires': '3600',
-      'X-Amz-SignedHeaders': 'host',
-      'X-Amz-Security-Token': credentials.sessionToken,
-    });
-    const client = sdk();
-    const presigned = await new S3RequestPresigner({ ...client.config }).presign(
-      {
-        method: 'GET',
-        protocol: 'https:',
-        hostname: `${bucket}.s3.${region}.amazonaws.com`,
-        path: `/${key}`,
-        query: {},
-        headers: { host: `${bucket}.s3.${region}.amazonaws.com` },
+describe('header-signed requests', () => {
+  it('verifies what the SDK sends with an Authorization header, and refuses an unsigned request', async () => {
+    const client = s3();
+    let sent:
+      | { method: string; path: string; query: Record<string, string>; headers: Record<string, string> }
+      | undefined;
+    client.middlewareStack.add(
+      () => async (args) => {
+        const request = args.request as typeof sent & { hostname: string; port?: number };
+        sent = request;
+        return { response: { statusCode: 200, headers: {} } as never, output: { $metadata: {} } as never };
       },
-      { expiresIn: 3600, signingDate: NOW },
+      { step: 'finalizeRequest', priority: 'low', name: 'capture' },
     );
-    expect(query).toEqual(presigned.query);
-  });
-
-  it('signs the response Content-Type and Content-Disposition as the SDK presigner does (any file name)', async () => {
-    const url = new URL(
-      (
-        await store().presignDownload(key, 300, {
-          contentType: 'application/pdf',
-          fileName: "Joe's menu (été) *final*.pdf",
-        })
-      ).url,
+    await client.send(new HeadObjectCommand({ Bucket: 'uploads', Key: key })).catch(() => undefined);
+    expect(sent?.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 /);
+    const query = new URLSearchParams(sent!.query).toString();
+    const rawUrl = `${sent!.path}${query ? `?${query}` : ''}`;
+    const headers = Object.fromEntries(Object.entries(sent!.headers).map(([k, v]) => [k.toLowerCase(), v]));
+    expect(verifySigV4({ method: 'HEAD', rawUrl, headers }, secrets, NOW).presigned).toBe(false);
+    expect(refusal(() => verifySigV4({ method: 'GET', rawUrl, headers }, secrets, NOW))).toBe(
+      '403 SignatureDoesNotMatch',
     );
-    const query = Object.fromEntries(url.searchParams);
-    expect(query['response-content-disposition']).toBe(
-      `inline; filename="Joe's menu (_t_) *final*.pdf"; filename*=UTF-8''${encodeURIComponent("Joe's menu (été) *final*.pdf")}`,
+    const { authorization: _, ...unsigned } = headers;
+    expect(refusal(() => verifySigV4({ method: 'HEAD', rawUrl, headers: unsigned }, secrets, NOW))).toBe(
+      '403 AccessDenied',
     );
-    const client = sdk();
-    const presigned = await new S3RequestPresigner({ ...client.config }).presign(
-      {
-        method: 'GET',
-        protocol: 'https:',
-        hostname: `${bucket}.s3.${region}.amazonaws.com`,
-        path: `/${key}`,
-        query: {
-          'response-content-type': query['response-content-type']!,
-          'response-content-disposition': query['response-content-disposition']!,
-        },
-        headers: { host: `${bucket}.s3.${region}.amazonaws.com` },
-      },
-      { expiresIn: 300, signingDate: NOW },
-    );
-    expect(query).toEqual(presigned.query);
   });
 });

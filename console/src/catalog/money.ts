@@ -1,20 +1,15 @@
+import { currencyDecimals } from '../../../lambdas/core/catalog/money';
+import { parsePrice } from '../../../lambdas/core/catalog/prices';
 import type { Price } from './model';
 
 /**
  * Prices as a person types them, to and from the catalog's integer minor units (SPEC 5.5: `amount` in
- * cents, yen for JPY). The number of decimals is the currency's own (Intl knows ISO 4217's minor units).
+ * cents, yen for JPY), read by the very grammar the service reads spreadsheets with
+ * (lambdas/core/catalog/prices.ts, bundled): `12.50`, `12,50 €`, `7,00 €`, `$12`, `1.234,56`, `¥1,200`,
+ * `3,-` are accepted here because they are accepted there. The decimals are the currency's own.
  */
 
-export const minorDigits = (currency: string): number => {
-  try {
-    return (
-      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
-      2
-    );
-  } catch {
-    return 2;
-  }
-};
+export const minorDigits = (currency: string): number => currencyDecimals(currency);
 
 /** `1250, USD` → `12.50`; `1200, JPY` → `1200`. */
 export const formatAmount = (amount: number, currency: string): string => {
@@ -30,24 +25,23 @@ export const formatPrice = (price: Price | null): string =>
 export type ParsedAmount = { ok: true; amount: number | null } | { ok: false; message: string };
 
 /**
- * `12.50`, `12,5`, `12`, ` 1 234.50 ` → minor units; empty → null (no price). Anything else, or more
- * decimals than the currency has, is refused with a message meant for the person typing.
+ * A typed price → minor units of the catalog's `currency`; empty → null (no price). What the service's
+ * grammar refuses is refused with its reason and an example; a price in another currency (`€7` in a USD
+ * catalog) is refused too: the catalog has one currency.
  */
 export const parseAmount = (text: string, currency: string): ParsedAmount => {
-  const trimmed = text.replace(/[\s\u00a0]/g, '');
-  if (trimmed === '') return { ok: true, amount: null };
-  const digits = minorDigits(currency);
-  const match = /^(\d+)(?:[.,](\d*))?$/.exec(trimmed);
-  const example = digits === 0 ? '1200' : `12.${'5'.padEnd(digits, '0')}`;
-  if (!match) return { ok: false, message: `enter a price such as ${example}` };
-  const fraction = match[2] ?? '';
-  if (fraction.length > digits) {
+  if (text.trim() === '') return { ok: true, amount: null };
+  const parsed = parsePrice(text, currency);
+  const example = minorDigits(currency) === 0 ? '1200' : `12.${'5'.padEnd(minorDigits(currency), '0')}`;
+  if (!parsed.ok) {
+    const reason = parsed.message.startsWith('is not a price') ? 'not a price' : parsed.message;
+    return { ok: false, message: `${reason}: enter a price such as ${example}` };
+  }
+  if (parsed.price.currency !== currency) {
     return {
       ok: false,
-      message: digits === 0 ? `${currency} has no decimals` : `${currency} has ${digits} decimals at most`,
+      message: `this catalog is in ${currency}, that price in ${parsed.price.currency}: enter it in ${currency}`,
     };
   }
-  const amount = Number(match[1]) * 10 ** digits + Number(fraction.padEnd(digits, '0') || '0');
-  if (!Number.isSafeInteger(amount)) return { ok: false, message: 'this price is too large' };
-  return { ok: true, amount };
+  return { ok: true, amount: parsed.price.amount };
 };

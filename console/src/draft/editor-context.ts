@@ -9,13 +9,20 @@ export interface Editor {
   /** Applies an editing operation (catalog/edit.ts) to the document. */
   apply(operation: (doc: Doc) => Doc): void;
   readonly readOnly: boolean;
-  /** Problems by field pointer (catalog/problems.ts `fieldOf`). */
+  /**
+   * Problems by field pointer (catalog/problems.ts `fieldOf`), as far as they are shown yet: at a field the
+   * person has edited, the ones the draft came with, and all of them once a save was tried.
+   */
   readonly problems: ReadonlyMap<string, readonly string[]>;
+  /** The person has edited the field at `pointer`: its problems show from now on. */
+  touch(pointer: string): void;
   /** A field's own problem the schema cannot see (a price that is not a number), or null once fixed. */
   reportLocal(pointer: string, message: string | null): void;
   readonly expanded: ReadonlySet<string>;
   toggleExpanded(itemId: string, open?: boolean): void;
   readonly provenance: ReadonlyMap<string, ItemProvenance>;
+  /** What a person calls source `index`: its file name or the last part of its URL. */
+  sourceNameOf(index: number): string;
   /** Shows where an item was read in the source panel. */
   showInSource(itemId: string): void;
   /** Moves focus to the field editing `pointer` (opening its item first). */

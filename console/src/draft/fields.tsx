@@ -32,7 +32,7 @@ interface TextFieldProps {
 }
 
 export const TextField = (props: TextFieldProps) => {
-  const { problems, readOnly } = useEditor();
+  const { problems, readOnly, touch } = useEditor();
   const messages = problems.get(props.pointer) ?? [];
   const common = {
     id: fieldId(props.pointer),
@@ -44,6 +44,7 @@ export const TextField = (props: TextFieldProps) => {
     readOnly,
     onInput: (event: Event) => {
       const value = (event.currentTarget as HTMLInputElement).value;
+      touch(props.pointer);
       props.onValue(props.optional && value.trim() === '' ? null : value);
     },
   };
@@ -64,7 +65,7 @@ interface NumberFieldProps {
 }
 
 export const NumberField = (props: NumberFieldProps) => {
-  const { problems, readOnly } = useEditor();
+  const { problems, readOnly, touch } = useEditor();
   const messages = problems.get(props.pointer) ?? [];
   return (
     <div class="field field-number">
@@ -81,6 +82,7 @@ export const NumberField = (props: NumberFieldProps) => {
         readOnly={readOnly}
         onInput={(event) => {
           const text = (event.currentTarget as HTMLInputElement).value;
+          touch(props.pointer);
           props.onValue(text === '' ? null : Number(text));
         }}
       />
@@ -98,7 +100,7 @@ interface SelectFieldProps {
 }
 
 export const SelectField = (props: SelectFieldProps) => {
-  const { problems, readOnly } = useEditor();
+  const { problems, readOnly, touch } = useEditor();
   const messages = problems.get(props.pointer) ?? [];
   return (
     <div class="field">
@@ -109,7 +111,10 @@ export const SelectField = (props: SelectFieldProps) => {
         aria-describedby={messages.length > 0 ? errorId(props.pointer) : undefined}
         value={props.value}
         disabled={readOnly}
-        onChange={(event) => props.onValue((event.currentTarget as HTMLSelectElement).value)}
+        onChange={(event) => {
+          touch(props.pointer);
+          props.onValue((event.currentTarget as HTMLSelectElement).value);
+        }}
       >
         {props.options.map((o) => (
           <option key={o.value} value={o.value}>
@@ -129,14 +134,18 @@ interface PriceFieldProps {
   readonly currency: string;
   readonly onPrice: (price: Price | null) => void;
   readonly disabled?: boolean;
+  /** What no price means here, said beside a blank field (a modifier: no extra charge). */
+  readonly blankNote?: string;
 }
 
 /**
- * A price typed as `12.50` (the currency's decimals), stored as minor units. Text that is not a price stays
- * in the field with its problem (and blocks saving) instead of being dropped.
+ * A price typed as the service's readers accept it (`12.50`, `12,50 €`, `$12`: catalog/money.ts), stored as
+ * minor units. Text that is not a price stays in the field with its problem (and blocks saving) instead of
+ * being dropped. A blank price is no price: allowed, and said beside the field (a warning, not an error),
+ * so that it is never saved unnoticed.
  */
 export const PriceField = (props: PriceFieldProps) => {
-  const { problems, readOnly, reportLocal } = useEditor();
+  const { problems, readOnly, reportLocal, touch } = useEditor();
   const [text, setText] = useState(() => formatPrice(props.price));
   const [local, setLocal] = useState<string | null>(null);
   const currency = props.price?.currency ?? props.currency;
@@ -164,12 +173,19 @@ export const PriceField = (props: PriceFieldProps) => {
         id={fieldId(props.pointer)}
         aria-label={`${props.label} (${currency})`}
         aria-invalid={messages.length > 0 ? 'true' : undefined}
-        aria-describedby={messages.length > 0 ? errorId(props.pointer) : undefined}
+        aria-describedby={
+          messages.length > 0
+            ? errorId(props.pointer)
+            : props.price === null && !props.disabled
+              ? `note:${props.pointer}`
+              : undefined
+        }
         value={text}
         readOnly={readOnly}
         disabled={props.disabled}
         onInput={(event) => {
           const next = (event.currentTarget as HTMLInputElement).value;
+          touch(props.pointer);
           setText(next);
           const parsed = parseAmount(next, currency);
           if (parsed.ok) {
@@ -188,6 +204,11 @@ export const PriceField = (props: PriceFieldProps) => {
         }}
       />
       <FieldProblems pointer={props.pointer} messages={messages} />
+      {messages.length === 0 && props.price === null && !props.disabled && (
+        <span class="field-note" id={`note:${props.pointer}`}>
+          {props.blankNote ?? 'No price: sold without one'}
+        </span>
+      )}
     </div>
   );
 };

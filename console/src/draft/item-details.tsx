@@ -36,7 +36,7 @@ export const ItemDetails = ({ item, index, what }: ItemDetailsProps) => {
     <div class="item-details">
       {review && (
         <p class="provenance">
-          Read from source {(review.source_index ?? 0) + 1}
+          Read from source {(review.source_index ?? 0) + 1} ({editor.sourceNameOf(review.source_index ?? 0)})
           {review.page ? `, page ${review.page}` : ''}
           {review.method === 'html' ? (
             <>

@@ -95,6 +95,7 @@ export const ModifierGroupsSection = () => {
                           label={`Extra price of ${nameOf('modifier', modifier.name, m)}`}
                           price={modifier.price}
                           currency={doc.currency}
+                          blankNote="No extra charge"
                           onPrice={(price) =>
                             apply((d) => updateModifier(d, group.id, modifier.id, { price }))
                           }

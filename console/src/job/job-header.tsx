@@ -1,4 +1,4 @@
-import type { OpsJob } from '../api/types';
+import { type OpsJob, withFileNames } from '../api/types';
 import { useNow } from '../hooks';
 import { formatDue, timeLeft } from '../time';
 import { CatalogChanges } from './catalog-changes';
@@ -22,7 +22,7 @@ export const JobHeader = ({
 }) => {
   const now = useNow();
   const left = timeLeft(job.due_at, now);
-  const reasons = Array.isArray(job.results?.review_reasons) ? (job.results.review_reasons as unknown[]) : [];
+  const reasons = job.results?.review_reasons ?? [];
   return (
     <header class="job-header">
       <h1 ref={headingRef} tabIndex={-1}>
@@ -76,7 +76,7 @@ export const JobHeader = ({
           <h2>Why this job needs a person</h2>
           <ul>
             {reasons.map((reason, i) => (
-              <li key={i}>{typeof reason === 'string' ? reason : JSON.stringify(reason)}</li>
+              <li key={i}>{withFileNames(reason, job.sources)}</li>
             ))}
           </ul>
         </div>

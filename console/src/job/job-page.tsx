@@ -1,15 +1,23 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, type OpsApi } from '../api/client';
-import { type ItemProvenance, type OpsJob, provenanceByItem, sourcesOf } from '../api/types';
+import { type ItemProvenance, languageOf, type OpsJob, provenanceByItem, sourceName } from '../api/types';
 import type { Doc } from '../catalog/model';
 import { randomId } from '../catalog/model';
-import { fieldId, itemIndexOf, type Problem, problemsByField, validateDoc } from '../catalog/problems';
+import {
+  fieldId,
+  fieldOf,
+  itemIndexOf,
+  type Problem,
+  problemsByField,
+  validateDoc,
+} from '../catalog/problems';
 import { loadDraft, serverPointer, toUpload, type WireFormat } from '../catalog/wire';
 import { DraftEditor } from '../draft/draft-editor';
 import { type Editor, EditorContext } from '../draft/editor-context';
-import { SourcePanel } from '../sources/source-panel';
+import { type SourceFocus, SourcePanel } from '../sources/source-panel';
 import { ConfirmDialog, FailDialog } from './dialogs';
 import { JobHeader } from './job-header';
+import { JobWarnings } from './job-warnings';
 import { type Status, StatusLine } from './status-line';
 
 interface JobPageProps {
@@ -37,7 +45,15 @@ export const JobPage = ({ api, id, onUnauthorized }: JobPageProps) => {
   const [serverProblems, setServerProblems] = useState<Problem[]>([]);
   const [localProblems, setLocalProblems] = useState<ReadonlyMap<string, string>>(new Map());
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
-  const [focus, setFocus] = useState<ItemProvenance | null>(null);
+  const [focus, setFocus] = useState<SourceFocus | null>(null);
+  /**
+   * Validation is shown where it helps, not before: at a field once the person has typed in it, everywhere
+   * once a save was tried, and at once for the problems the draft came with. A category just added is not
+   * "blank" until someone has had the chance to name it.
+   */
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const [attempted, setAttempted] = useState(false);
+  const [loadedWith, setLoadedWith] = useState<ReadonlySet<string>>(new Set());
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const [dialog, setDialog] = useState<'complete' | 'fail' | null>(null);
   const [failError, setFailError] = useState<string | null>(null);
@@ -60,7 +76,7 @@ export const JobPage = ({ api, id, onUnauthorized }: JobPageProps) => {
       {
         id: next.id,
         job_type: next.job_type,
-        language: next.job_data.language,
+        language: languageOf(next),
         merchant_name: next.job_data.merchant_name,
       },
       randomId,
@@ -71,6 +87,11 @@ export const JobPage = ({ api, id, onUnauthorized }: JobPageProps) => {
     setSaved(loaded.doc);
     setFormat(loaded.format);
     setServerProblems([...loaded.problems]);
+    setLoadedWith(
+      new Set([...validateDoc(loaded.doc), ...loaded.problems].map((problem) => fieldOf(problem.pointer))),
+    );
+    setTouched(new Set());
+    setAttempted(false);
   };
 
   useEffect(() => {
@@ -129,9 +150,17 @@ export const JobPage = ({ api, id, onUnauthorized }: JobPageProps) => {
     ],
     [schemaProblems, serverProblems, localProblems],
   );
+  const shown = useCallback(
+    (pointer: string) => {
+      const field = fieldOf(pointer);
+      return attempted || touched.has(field) || loadedWith.has(field) || localProblems.has(pointer);
+    },
+    [attempted, touched, loadedWith, localProblems],
+  );
+  const shownProblems = useMemo(() => allProblems.filter((p) => shown(p.pointer)), [allProblems, shown]);
   const byField = useMemo(
-    () => problemsByField([...schemaProblems, ...serverProblems]),
-    [schemaProblems, serverProblems],
+    () => problemsByField([...schemaProblems, ...serverProblems].filter((p) => shown(p.pointer))),
+    [schemaProblems, serverProblems, shown],
   );
 
   // Layout effect: focus moves before the browser paints, so that typing right after a click lands in it.
@@ -161,6 +190,8 @@ export const JobPage = ({ api, id, onUnauthorized }: JobPageProps) => {
     },
     readOnly,
     problems: byField,
+    touch: (pointer) =>
+      setTouched((current) => (current.has(pointer) ? current : new Set([...current, pointer]))),
     reportLocal: (pointer, message) =>
       setLocalProblems((current) => {
         if ((current.get(pointer) ?? null) === message) return current;
@@ -178,6 +209,10 @@ export const JobPage = ({ api, id, onUnauthorized }: JobPageProps) => {
         return next;
       }),
     provenance,
+    sourceNameOf: (index) => {
+      const source = job?.sources[index];
+      return source ? sourceName(source) : `source ${index + 1}`;
+    },
     showInSource: (itemId) => setFocus(provenance.get(itemId) ?? null),
     focusField: (pointer) => {
       const index = itemIndexOf(pointer);
@@ -194,6 +229,7 @@ export const JobPage = ({ api, id, onUnauthorized }: JobPageProps) => {
     const current = docRef.current;
     if (!job || !current || unloadable) return false;
     if (allProblems.length > 0) {
+      setAttempted(true);
       setStatus({ kind: 'error', text: `Not saved: ${allProblems.length} problem(s) to fix first.` });
       setPendingFocus('problems-heading');
       return false;
@@ -327,7 +363,7 @@ export const JobPage = ({ api, id, onUnauthorized }: JobPageProps) => {
         >
           Fail…
         </button>
-        <StatusLine status={status} dirty={dirty} problems={allProblems.length} />
+        <StatusLine status={status} dirty={dirty} problems={shownProblems.length} />
       </div>
       {unloadable && (
         <p class="notice" role="alert">
@@ -343,12 +379,17 @@ export const JobPage = ({ api, id, onUnauthorized }: JobPageProps) => {
       <div class="panes">
         <section class="source-pane" aria-labelledby="sources-heading">
           <h2 id="sources-heading">Sources</h2>
-          <SourcePanel api={api} sources={sourcesOf(job)} focus={focus} />
+          <SourcePanel api={api} sources={job.sources} results={job.results} focus={focus} />
         </section>
         <section class="draft-pane" aria-labelledby="draft-heading">
           <h2 id="draft-heading">Draft catalog</h2>
+          <JobWarnings
+            results={job.results}
+            sources={job.sources}
+            onShow={(place: SourceFocus) => setFocus(place)}
+          />
           <EditorContext.Provider value={editor}>
-            <DraftEditor problems={allProblems} />
+            <DraftEditor problems={shownProblems} />
           </EditorContext.Provider>
         </section>
       </div>

@@ -8,6 +8,10 @@ type PdfJs = typeof import('./pdfjs');
 /** Pages rendered at most (a menu is a few pages; a 300-page catalog is browsed elsewhere). */
 const MAX_PAGES = 40;
 
+/** Zoom steps, as a share of the pane's width (1: the page fits the pane). */
+export const ZOOM_STEPS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4] as const;
+const FIT = ZOOM_STEPS.indexOf(1);
+
 interface PdfViewProps {
   readonly bytes: ArrayBuffer;
   readonly label: string;
@@ -24,6 +28,8 @@ export const PdfView = ({ bytes, label, highlight }: PdfViewProps) => {
   const container = useRef<HTMLElement>(null);
   const [pdf, setPdf] = useState<{ document: PDFDocumentProxy; lib: PdfJs } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [zoom, setZoom] = useState<number>(FIT);
+  const rendering = useRef<Promise<void>>(Promise.resolve());
 
   useEffect(() => {
     let cancelled = false;
@@ -48,20 +54,27 @@ export const PdfView = ({ bytes, label, highlight }: PdfViewProps) => {
   useEffect(() => {
     if (!pdf) return;
     let cancelled = false;
-    (async () => {
-      const width = Math.max((container.current?.clientWidth ?? 600) - 16, 300);
-      for (let n = 1; n <= Math.min(pdf.document.numPages, MAX_PAGES) && !cancelled; n += 1) {
-        const canvas = container.current?.querySelector<HTMLCanvasElement>(`canvas[data-page="${n}"]`);
-        if (canvas) await pdf.lib.renderPage(pdf.document, n, canvas, width);
-      }
-      if (!cancelled) container.current?.setAttribute('data-rendered', 'true');
-    })().catch((e: unknown) => {
-      if (!cancelled) setError(e instanceof Error ? e.message : String(e));
-    });
+    container.current?.setAttribute('data-rendered', 'false');
+    // One drawing at a time: pdf.js refuses a second render into a canvas still being drawn (a zoom clicked
+    // twice), so each waits for the one before, which stops early once cancelled.
+    rendering.current = rendering.current
+      .then(async () => {
+        // Small print is read by zooming in: the pages are drawn again at that width (the pane scrolls).
+        const fit = Math.max((container.current?.clientWidth ?? 600) - 16, 300);
+        const width = Math.round(fit * ZOOM_STEPS[zoom]!);
+        for (let n = 1; n <= Math.min(pdf.document.numPages, MAX_PAGES) && !cancelled; n += 1) {
+          const canvas = container.current?.querySelector<HTMLCanvasElement>(`canvas[data-page="${n}"]`);
+          if (canvas) await pdf.lib.renderPage(pdf.document, n, canvas, width);
+        }
+        if (!cancelled) container.current?.setAttribute('data-rendered', 'true');
+      })
+      .catch((e: unknown) => {
+        if (!cancelled) setError(e instanceof Error ? e.message : String(e));
+      });
     return () => {
       cancelled = true;
     };
-  }, [pdf]);
+  }, [pdf, zoom]);
 
   useEffect(() => {
     if (!highlight) return;
@@ -80,6 +93,31 @@ export const PdfView = ({ bytes, label, highlight }: PdfViewProps) => {
       aria-busy={pages === null ? 'true' : 'false'}
     >
       {pages === null && <p class="muted">Rendering the PDF…</p>}
+      {pages !== null && (
+        <fieldset class="zoom">
+          <legend class="visually-hidden">Zoom</legend>
+          <button
+            type="button"
+            aria-label="Zoom out"
+            disabled={zoom === 0}
+            onClick={() => setZoom((z) => Math.max(0, z - 1))}
+          >
+            −
+          </button>
+          <output aria-live="polite">{Math.round(ZOOM_STEPS[zoom]! * 100)}%</output>
+          <button
+            type="button"
+            aria-label="Zoom in"
+            disabled={zoom === ZOOM_STEPS.length - 1}
+            onClick={() => setZoom((z) => Math.min(ZOOM_STEPS.length - 1, z + 1))}
+          >
+            +
+          </button>
+          <button type="button" disabled={zoom === FIT} onClick={() => setZoom(FIT)}>
+            Fit width
+          </button>
+        </fieldset>
+      )}
       {pages !== null &&
         Array.from({ length: Math.min(pages, MAX_PAGES) }, (_, i) => i + 1).map((n) => (
           <figure key={n} data-figure={n} class="page">

@@ -1,3 +1,5 @@
+import { TEXT_ENCODINGS } from '../../../lambdas/core/schemas/source-formats';
+
 /**
  * How a source is shown, from the format the service read it as, its content type (what the service
  * answered) and its name. A web page (`html`) is shown as text, never rendered (html-view.tsx).
@@ -34,9 +36,21 @@ export const kindOf = (
 };
 
 /**
- * Text as merchants' systems write it (SPEC 5.2): a BOM decides, then strict UTF-8, else Windows-1252.
+ * The encodings the service reads text in, by the names `results.sources[n].encoding` gives them: WHATWG
+ * labels, which the browser's TextDecoder knows as they are.
  */
-export const decodeText = (bytes: Uint8Array): string => {
+const SERVICE_ENCODINGS: ReadonlySet<string> = new Set(TEXT_ENCODINGS);
+
+/**
+ * Text as the service read it: in the encoding its results name (Shift_JIS, Mac Roman, UTF-16, …), a byte
+ * order mark dropped; without one, a BOM decides, then strict UTF-8, else Windows-1252.
+ */
+export const decodeText = (bytes: Uint8Array, encoding?: string | null): string => {
+  const label = encoding?.toLowerCase();
+  if (label && SERVICE_ENCODINGS.has(label)) {
+    // TextDecoder drops the BOM of the encoding it decodes (ignoreBOM false).
+    return new TextDecoder(label).decode(bytes);
+  }
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
   try {

@@ -1,30 +1,35 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { OpsApi, SourceBytes } from '../api/client';
-import type { ItemProvenance, SourceView } from '../api/types';
+import { type Results, type SourceView, sourceName } from '../api/types';
 import { type Box, Highlight } from './highlight';
 import { HtmlView, type WebFocus } from './html-view';
 import { PdfView } from './pdf-view';
 import { decodeText, kindOf } from './source-kind';
 import { TableView } from './table-view';
 
+/**
+ * What to show in the sources: an item's provenance (its page and box; a web page's element) or a warning's
+ * place (its row in a table, its page in a PDF).
+ */
+export interface SourceFocus {
+  readonly source_index?: number | null;
+  readonly page?: number | null;
+  readonly box?: Box | null;
+  readonly method?: string;
+  readonly url?: string | null;
+  readonly locator?: string | null;
+  /** A row as the service counts it (a spreadsheet's row number, header included). */
+  readonly row?: number | null;
+}
+
 interface SourcePanelProps {
   readonly api: OpsApi;
   readonly sources: readonly SourceView[];
-  /**
-   * The item whose provenance to show: its source is selected, and its page and box highlighted (a web
-   * page has no box: its element is marked instead).
-   */
-  readonly focus: ItemProvenance | null;
+  /** How the service read each source (`results.sources[n]`): its text encoding, for one. */
+  readonly results?: Results | null;
+  /** What to show: its source is selected, and its page, box, row or element marked. */
+  readonly focus: SourceFocus | null;
 }
-
-const shortName = (source: string): string => {
-  try {
-    const url = new URL(source);
-    return decodeURIComponent(url.pathname.split('/').filter(Boolean).at(-1) ?? url.host);
-  } catch {
-    return source;
-  }
-};
 
 type Loaded =
   | { state: 'loading' }
@@ -32,7 +37,7 @@ type Loaded =
   | { state: 'ready'; source: SourceBytes };
 
 /** The job's sources beside the draft: one at a time, chosen with buttons, shown as the page can. */
-export const SourcePanel = ({ api, sources, focus }: SourcePanelProps) => {
+export const SourcePanel = ({ api, sources, results, focus }: SourcePanelProps) => {
   const [selected, setSelected] = useState(0);
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
   const current = sources[selected];
@@ -84,14 +89,15 @@ export const SourcePanel = ({ api, sources, focus }: SourcePanelProps) => {
               aria-pressed={i === selected ? 'true' : 'false'}
               onClick={() => setSelected(i)}
             >
-              {i + 1}. {shortName(s.source)}
+              {i + 1}. {sourceName(s)}
             </button>
           ))}
         </fieldset>
       )}
       {current && (
         <p class="source-name">
-          Source {selected + 1}: <span class="break">{current.source}</span>
+          Source {selected + 1}: <span class="break">{sourceName(current)}</span>
+          {current.filename && <span class="muted"> (uploaded file {current.source})</span>}
         </p>
       )}
       {loaded.state === 'loading' && <p class="muted">Loading the source…</p>}
@@ -103,6 +109,8 @@ export const SourcePanel = ({ api, sources, focus }: SourcePanelProps) => {
           index={selected}
           highlight={highlight}
           web={web}
+          row={focused?.row ?? null}
+          encoding={results?.sources?.[selected]?.encoding ?? null}
         />
       )}
     </div>
@@ -115,10 +123,13 @@ interface SourceContentProps {
   readonly index: number;
   readonly highlight: { page: number; box: Box | null } | null;
   readonly web: WebFocus | null;
+  readonly row: number | null;
+  /** The encoding the service read the text in (`results.sources[n].encoding`), when it says. */
+  readonly encoding: string | null;
 }
 
-const SourceContent = ({ source, view, index, highlight, web }: SourceContentProps) => {
-  const name = view.source;
+const SourceContent = ({ source, view, index, highlight, web, row, encoding }: SourceContentProps) => {
+  const name = view.filename ?? view.source;
   const bytes = useMemo(() => new Uint8Array(source.bytes), [source]);
   const kind = kindOf(source.contentType, name, bytes, view.format);
   const blobUrl = useMemo(
@@ -132,7 +143,7 @@ const SourceContent = ({ source, view, index, highlight, web }: SourceContentPro
     return (
       <figure class="image-source">
         <div class="page-frame">
-          <img src={blobUrl} alt={`${label}: ${shortName(name)}`} />
+          <img src={blobUrl} alt={`${label}: ${sourceName(view)}`} />
           {highlight?.box && <Highlight box={highlight.box} />}
         </div>
       </figure>
@@ -141,18 +152,20 @@ const SourceContent = ({ source, view, index, highlight, web }: SourceContentPro
   if (kind === 'html') {
     return <HtmlView bytes={source.bytes} label={label} pages={view.web_pages} focus={web} />;
   }
-  if (kind === 'table') return <TableView text={decodeText(bytes)} label={label} />;
+  if (kind === 'table') {
+    return <TableView text={decodeText(bytes, encoding)} label={label} highlightRow={row} />;
+  }
   if (kind === 'text') {
     return (
       <section aria-label={label}>
-        <pre class="text-source">{decodeText(bytes.subarray(0, 512 * 1024))}</pre>
+        <pre class="text-source">{decodeText(bytes.subarray(0, 512 * 1024), encoding)}</pre>
       </section>
     );
   }
   return (
     <p>
       This source ({source.contentType}) cannot be shown in the page.{' '}
-      <a href={blobUrl} download={shortName(name)}>
+      <a href={blobUrl} download={sourceName(view)}>
         Download it
       </a>{' '}
       to open it with another program.

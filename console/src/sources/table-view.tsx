@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/browser/esm/sync';
+import { useEffect, useRef } from 'preact/hooks';
 
 /** At most this many rows are shown (a reviewer compares; the service reads them all). */
 export const MAX_TABLE_ROWS = 1000;
@@ -40,8 +41,12 @@ export const TableView = ({
   const rows = parseTable(text);
   const [header = [], ...body] = rows;
   const width = Math.max(header.length, ...body.map((r) => r.length));
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (highlightRow) section.current?.querySelector('tr.highlight')?.scrollIntoView({ block: 'center' });
+  }, [highlightRow, text]);
   return (
-    <section class="table-source" aria-label={label}>
+    <section class="table-source" aria-label={label} ref={section}>
       <table class="grid source-table">
         <thead>
           <tr>
@@ -55,7 +60,11 @@ export const TableView = ({
         </thead>
         <tbody>
           {body.slice(0, MAX_TABLE_ROWS).map((row, r) => (
-            <tr key={r} class={highlightRow === r + 2 ? 'highlight' : undefined}>
+            <tr
+              key={r}
+              class={highlightRow === r + 2 ? 'highlight' : undefined}
+              aria-current={highlightRow === r + 2 ? 'true' : undefined}
+            >
               <th scope="row">{r + 2}</th>
               {Array.from({ length: width }, (_, i) => (
                 <td key={i}>{row[i] ?? ''}</td>

@@ -14,6 +14,8 @@ export interface CatalogWarning {
   readonly column: string | null;
   /** Workbooks: the sheet the row is on. */
   readonly sheet?: string;
+  /** PDFs and photos: the 1-based page the warning is about. */
+  readonly page?: number;
   readonly code: WarningCode;
   readonly message: string;
 }
@@ -45,3 +47,25 @@ export class WarningLog {
     return this.list;
   }
 }
+
+/**
+ * Where a warning is, in words, for a person: `sheet Items, row 7, column UPC`, `page 2`; empty for a whole
+ * source. The command-line client and the operations console both say it so.
+ */
+export const warningPlace = (
+  w: {
+    readonly row?: number | null;
+    readonly column?: string | null;
+    readonly sheet?: string;
+    readonly page?: number;
+  },
+  separator = ', ',
+): string =>
+  [
+    w.sheet ? `sheet ${w.sheet}` : '',
+    w.page ? `page ${w.page}` : '',
+    w.row ? `row ${w.row}` : '',
+    w.column ? `column ${w.column}` : '',
+  ]
+    .filter(Boolean)
+    .join(separator);

@@ -185,8 +185,20 @@ export const fileResourceSchema = z.strictObject({
     .nullable()
     .meta({
       description:
-        'Where to PUT the bytes (a presigned S3 URL, valid 15 minutes; no Authorization header). Files up to ' +
-        '100 MB: a larger one is refused when it is used (`file_too_large`). null once uploaded or expired.',
+        'Where to PUT the bytes (a presigned S3 URL, valid 15 minutes; no Authorization header), with the ' +
+        'headers of `upload_headers`. Files up to 100 MB: a larger one is refused when it is used ' +
+        '(`file_too_large`). null once uploaded or expired.',
+    }),
+  upload_headers: z
+    .record(z.string(), z.string())
+    .nullable()
+    .meta({
+      description:
+        'The headers the PUT to `upload_url` must carry, as they are: its signature covers them. ' +
+        '`content-type` is the declared type (the file is stored as that, nothing else); `if-none-match: *` ' +
+        'makes the upload write once (a second PUT of the file answers 412 `PreconditionFailed`). null when ' +
+        '`upload_url` is.',
+      example: { 'content-type': 'text/csv', 'if-none-match': '*' },
     }),
   upload_form: z
     .strictObject({
@@ -288,6 +300,10 @@ export const itemProvenanceSchema = z.strictObject({
 export const opsSourceViewSchema = z.strictObject({
   index: z.int().min(0),
   source: z.string(),
+  filename: z
+    .string()
+    .nullable()
+    .meta({ description: 'An uploaded file’s name (`menu.pdf`); null for a URL source or a file gone.' }),
   format: z
     .string()
     .nullable()

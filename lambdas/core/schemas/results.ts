@@ -28,6 +28,7 @@ export const warningSchema = z
     }),
     column: z.string().nullable().meta({ description: 'The column as the source names it, or the field.' }),
     sheet: z.string().optional().meta({ description: 'Workbooks: the sheet the row is on.' }),
+    page: z.int().min(1).optional().meta({ description: 'PDFs and photos: the page it is about.' }),
     code: z.enum(WARNING_CODES).meta({ description: 'Stable reason, for machines.' }),
     message: z.string().meta({ description: 'What was wrong and what was done about it.' }),
   })

@@ -72,13 +72,26 @@ const readDraft = async (
   return parsed.ok ? parsed.document : null;
 };
 
-/** The job's sources as the review shows them, each with the path that serves its bytes. */
-const sourceViews = (job: JobRecord, review: DraftReview | null) =>
-  job.jobData.catalog_sources.map((source, index) => {
+/**
+ * The job's sources as the review shows them, each with the path that serves its bytes and, for an uploaded
+ * file, its name (a reviewer knows `menu-march.pdf`, not the file's id).
+ */
+const sourceViews = async (
+  deps: Pick<OperationsDeps, 'files'>,
+  job: JobRecord,
+  review: DraftReview | null,
+) => {
+  const names = new Map<string, string>();
+  for (const source of new Set(job.jobData.catalog_sources.filter(isUuid))) {
+    const file = await deps.files.get(job.clientId, source);
+    if (file) names.set(source, file.filename);
+  }
+  return job.jobData.catalog_sources.map((source, index) => {
     const reviewed = review?.sources.find((s) => s.index === index);
     return {
       index,
       source,
+      filename: names.get(source) ?? null,
       format: reviewed?.format ?? null,
       content_type: reviewed?.content_type ?? null,
       size_bytes: reviewed?.size_bytes ?? null,
@@ -88,12 +101,13 @@ const sourceViews = (job: JobRecord, review: DraftReview | null) =>
       viewable: isUuid(source) || reviewed?.copied === true,
     };
   });
+};
 
 /**
  * A job with its client, instructions, sources (all in job_data), its draft catalog, and for drafted items
  * where each was read and how sure the machine is (lowest confidence first).
  */
-export const getOpsJob = async (deps: Pick<OperationsDeps, 'jobs' | 'catalogs'>, id: string) => {
+export const getOpsJob = async (deps: Pick<OperationsDeps, 'jobs' | 'catalogs' | 'files'>, id: string) => {
   const job = await findJob(deps, id);
   const review = await readDraftReview(deps.catalogs, job);
   const key = objectKeys.catalog(job.clientId, job.id);
@@ -105,7 +119,7 @@ export const getOpsJob = async (deps: Pick<OperationsDeps, 'jobs' | 'catalogs'>,
     draft_catalog_url: url?.url ?? null,
     draft_catalog_url_expires_at: url?.expiresAt ?? null,
     draft_provenance: review?.items ?? null,
-    sources: sourceViews(job, review),
+    sources: await sourceViews(deps, job, review),
   };
 };
 

@@ -4,7 +4,8 @@ import { loadConfig } from '../../shared/config';
 import type { AppDeps } from '../../shared/deps';
 import { httpRoute, json, pathParam } from '../../shared/http';
 import { lazy } from '../../shared/lazy';
-import { basics, exportRepository, jobRepository, workQueue } from '../../shared/wiring';
+import { workQueue } from '../../shared/queue-wiring';
+import { basics, exportRepository, jobRepository } from '../../shared/wiring';
 
 export type CancelJobDeps = Pick<AppDeps, 'jobs' | 'exports' | 'queue' | 'clock' | 'logger' | 'metrics'>;
 

@@ -6,14 +6,9 @@ import { loadConfig } from '../../shared/config';
 import type { AppDeps } from '../../shared/deps';
 import { httpRoute, json } from '../../shared/http';
 import { lazy } from '../../shared/lazy';
-import {
-  basics,
-  exportRepository,
-  idempotencyStore,
-  jobRepository,
-  objectStore,
-  workQueue,
-} from '../../shared/wiring';
+import { workQueue } from '../../shared/queue-wiring';
+import { objectStore } from '../../shared/storage-wiring';
+import { basics, exportRepository, idempotencyStore, jobRepository } from '../../shared/wiring';
 
 export type CreateExportDeps = Pick<
   AppDeps,

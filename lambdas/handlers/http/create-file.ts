@@ -6,7 +6,8 @@ import { loadConfig } from '../../shared/config';
 import type { AppDeps } from '../../shared/deps';
 import { httpRoute, json } from '../../shared/http';
 import { lazy } from '../../shared/lazy';
-import { basics, fileRepository, objectStore } from '../../shared/wiring';
+import { objectStore } from '../../shared/storage-wiring';
+import { basics, fileRepository } from '../../shared/wiring';
 
 export type CreateFileDeps = Pick<AppDeps, 'files' | 'uploads' | 'clock' | 'ids' | 'logger' | 'metrics'>;
 

@@ -7,14 +7,9 @@ import type { AppDeps } from '../../shared/deps';
 import { httpRoute, json } from '../../shared/http';
 import { lazy } from '../../shared/lazy';
 import { count, METRIC } from '../../shared/metrics';
-import {
-  basics,
-  fileRepository,
-  idempotencyStore,
-  jobRepository,
-  objectStore,
-  workQueue,
-} from '../../shared/wiring';
+import { workQueue } from '../../shared/queue-wiring';
+import { objectStore } from '../../shared/storage-wiring';
+import { basics, fileRepository, idempotencyStore, jobRepository } from '../../shared/wiring';
 
 export type CreateJobDeps = Pick<
   AppDeps,

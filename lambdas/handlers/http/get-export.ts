@@ -4,7 +4,8 @@ import { loadConfig } from '../../shared/config';
 import type { AppDeps } from '../../shared/deps';
 import { httpRoute, json, pathParam } from '../../shared/http';
 import { lazy } from '../../shared/lazy';
-import { basics, exportRepository, objectStore } from '../../shared/wiring';
+import { objectStore } from '../../shared/storage-wiring';
+import { basics, exportRepository } from '../../shared/wiring';
 
 export type GetExportDeps = Pick<AppDeps, 'exports' | 'exportFiles' | 'logger' | 'metrics'>;
 

@@ -4,7 +4,8 @@ import { loadConfig } from '../../shared/config';
 import type { AppDeps } from '../../shared/deps';
 import { httpRoute, json, pathParam } from '../../shared/http';
 import { lazy } from '../../shared/lazy';
-import { basics, fileRepository, objectStore } from '../../shared/wiring';
+import { objectStore } from '../../shared/storage-wiring';
+import { basics, fileRepository } from '../../shared/wiring';
 
 export type GetFileDeps = Pick<AppDeps, 'files' | 'uploads' | 'clock' | 'ids' | 'logger' | 'metrics'>;
 

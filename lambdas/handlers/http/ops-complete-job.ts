@@ -2,7 +2,7 @@ import { completeReviewedJob, opsJobResource } from '../../core/use-cases/operat
 import { loadConfig } from '../../shared/config';
 import { httpRoute, json, pathParam } from '../../shared/http';
 import { lazy } from '../../shared/lazy';
-import { type OperationsRouteDeps, operationsDeps } from '../../shared/wiring';
+import { type OperationsRouteDeps, operationsDeps } from '../../shared/operations-wiring';
 
 /** POST /v1/ops/jobs/{id}/complete: the reviewed job is completed with its current catalog. */
 export const makeOpsCompleteJobHandler = (deps: OperationsRouteDeps) =>

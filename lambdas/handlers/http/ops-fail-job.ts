@@ -4,7 +4,7 @@ import { parseOrThrow } from '../../core/validation';
 import { loadConfig } from '../../shared/config';
 import { httpRoute, json, pathParam } from '../../shared/http';
 import { lazy } from '../../shared/lazy';
-import { type OperationsRouteDeps, operationsDeps } from '../../shared/wiring';
+import { type OperationsRouteDeps, operationsDeps } from '../../shared/operations-wiring';
 
 /** POST /v1/ops/jobs/{id}/fail `{ "code", "message" }`: the job fails with the operations team's reason. */
 export const makeOpsFailJobHandler = (deps: OperationsRouteDeps) =>

@@ -3,7 +3,8 @@ import { loadConfig } from '../../shared/config';
 import type { AppDeps } from '../../shared/deps';
 import { type ApiResult, header, httpRoute, json, pathParam } from '../../shared/http';
 import { lazy } from '../../shared/lazy';
-import { basics, fileRepository, jobRepository, objectStore } from '../../shared/wiring';
+import { objectStore } from '../../shared/storage-wiring';
+import { basics, fileRepository, jobRepository } from '../../shared/wiring';
 
 export type OpsGetJobSourceDeps = Pick<
   AppDeps,

@@ -3,9 +3,10 @@ import { loadConfig } from '../../shared/config';
 import type { AppDeps } from '../../shared/deps';
 import { httpRoute, json, pathParam } from '../../shared/http';
 import { lazy } from '../../shared/lazy';
-import { basics, jobRepository, objectStore } from '../../shared/wiring';
+import { objectStore } from '../../shared/storage-wiring';
+import { basics, fileRepository, jobRepository } from '../../shared/wiring';
 
-export type OpsGetJobDeps = Pick<AppDeps, 'jobs' | 'catalogs' | 'logger' | 'metrics'>;
+export type OpsGetJobDeps = Pick<AppDeps, 'jobs' | 'catalogs' | 'files' | 'logger' | 'metrics'>;
 
 /** GET /v1/ops/jobs/{id}: the job with its client, instructions, sources and draft catalog. */
 export const makeOpsGetJobHandler = (deps: OpsGetJobDeps) =>
@@ -19,5 +20,6 @@ export const handler = lazy(() => {
     ...basics(config),
     jobs: jobRepository(config),
     catalogs: objectStore(config, 'catalogs'),
+    files: fileRepository(config),
   });
 });

@@ -2,7 +2,7 @@ import { opsJobResource, replaceCatalog } from '../../core/use-cases/operations'
 import { loadConfig } from '../../shared/config';
 import { httpRoute, json, pathParam } from '../../shared/http';
 import { lazy } from '../../shared/lazy';
-import { type OperationsRouteDeps, operationsDeps } from '../../shared/wiring';
+import { type OperationsRouteDeps, operationsDeps } from '../../shared/operations-wiring';
 
 /** PUT /v1/ops/jobs/{id}/catalog: replaces the draft with a validated catalog document (SPEC 5.5). */
 export const makeOpsPutCatalogHandler = (deps: OperationsRouteDeps) =>

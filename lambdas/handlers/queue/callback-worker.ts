@@ -6,15 +6,11 @@ import { loadConfig } from '../../shared/config';
 import type { AppDeps } from '../../shared/deps';
 import { lazy } from '../../shared/lazy';
 import { count, METRIC } from '../../shared/metrics';
+import { guardedHttp } from '../../shared/outbound-wiring';
 import { sqsConsumer } from '../../shared/queue';
-import {
-  basics,
-  credentialRepository,
-  exportRepository,
-  guardedHttp,
-  objectStore,
-  workQueue,
-} from '../../shared/wiring';
+import { workQueue } from '../../shared/queue-wiring';
+import { objectStore } from '../../shared/storage-wiring';
+import { basics, credentialRepository, exportRepository } from '../../shared/wiring';
 
 export type CallbackWorkerDeps = Pick<
   AppDeps,

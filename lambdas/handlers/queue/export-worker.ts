@@ -5,8 +5,10 @@ import type { AppDeps } from '../../shared/deps';
 import { lazy } from '../../shared/lazy';
 import { count, METRIC, milliseconds } from '../../shared/metrics';
 import { sqsConsumer } from '../../shared/queue';
-import { streamingObjectStore } from '../../shared/streaming-store';
-import { basics, exportRepository, jobRepository, objectStore, workQueue } from '../../shared/wiring';
+import { workQueue } from '../../shared/queue-wiring';
+import { objectStore } from '../../shared/storage-wiring';
+import { tracedObjectStore } from '../../shared/traced-store';
+import { basics, exportRepository, jobRepository } from '../../shared/wiring';
 
 export type ExportWorkerDeps = Pick<
   AppDeps,
@@ -36,7 +38,7 @@ export const handler = lazy(() => {
     exports: exportRepository(config),
     catalogs: objectStore(config, 'catalogs'),
     // Export files are as large as the catalogs: streamed through a multipart upload.
-    exportFiles: streamingObjectStore(config, 'exports'),
+    exportFiles: tracedObjectStore(config, 'exports'),
     queue: workQueue(config),
   });
 });

@@ -7,17 +7,12 @@ import type { AppDeps } from '../../shared/deps';
 import { draftingAdapters } from '../../shared/drafting';
 import { lazy } from '../../shared/lazy';
 import { count, METRIC } from '../../shared/metrics';
+import { guardedHttp } from '../../shared/outbound-wiring';
 import { sqsConsumer } from '../../shared/queue';
-import { streamingObjectStore } from '../../shared/streaming-store';
-import {
-  basics,
-  exportRepository,
-  fileRepository,
-  guardedHttp,
-  jobRepository,
-  objectStore,
-  workQueue,
-} from '../../shared/wiring';
+import { workQueue } from '../../shared/queue-wiring';
+import { objectStore } from '../../shared/storage-wiring';
+import { tracedObjectStore } from '../../shared/traced-store';
+import { basics, exportRepository, fileRepository, jobRepository } from '../../shared/wiring';
 
 /** The OCR engine, PDF page renderer and photo decoder one job uses (shared/drafting.ts). */
 export type DraftingAdapters = Pick<JobProcessingDeps, 'recognizer' | 'rasterizer' | 'decoder'>;
@@ -73,7 +68,7 @@ export const handler = lazy(() => {
     exports: exportRepository(config),
     uploads: objectStore(config, 'uploads'),
     // A catalog holds up to 200,000 items: written through a multipart upload, memory flat.
-    catalogs: streamingObjectStore(config, 'catalogs'),
+    catalogs: tracedObjectStore(config, 'catalogs'),
     http: guardedHttp(config),
     queue: workQueue(config),
     webSources: { limits: DEFAULT_WEB_LIMITS, userAgent: webUserAgent(config.webContactUrl) },

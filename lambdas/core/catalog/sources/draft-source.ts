@@ -60,7 +60,13 @@ export const readDraftSource = async (
     profile: result.pages.some((p) => p.method === 'ocr') ? 'ocr' : 'text_layer',
   });
   for (const warning of result.warnings) {
-    ctx.warn({ row: null, column: null, code: warning.code, message: warning.message });
+    ctx.warn({
+      row: null,
+      column: null,
+      ...(warning.page ? { page: warning.page } : {}),
+      code: warning.code,
+      message: warning.message,
+    });
   }
   ctx.needsReview(
     result.items.length > 0

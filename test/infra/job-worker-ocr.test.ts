@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
 import { esbuildOptions } from '../../lib/aws/bundling';
 import { OCR_PACKAGING, serviceFunctions } from '../../lib/aws/functions';
 import { repoRoot } from '../../lib/aws/paths';
@@ -9,6 +9,9 @@ import { packagingOptions } from '../../lib/aws/service-function';
 import { cleanUp, logicalId, synthesized } from './synth';
 
 afterAll(cleanUp);
+// esbuild's service child holds a reference while a build is in flight (one a timeout abandoned under load
+// included), which keeps Jest from exiting: stop() ends it (esbuild's documented way to clean up).
+afterAll(stop);
 
 const root = repoRoot();
 const projectRequire = createRequire(join(root, 'package.json'));

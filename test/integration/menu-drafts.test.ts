@@ -48,7 +48,7 @@ beforeAll(async () => {
     res.end(file?.body ?? 'not found');
   });
   pipeline = await startPipeline();
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await pipeline?.stop();

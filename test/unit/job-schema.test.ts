@@ -45,11 +45,21 @@ describe('job request schema (seed 2.1/2.2, SPEC 3.1)', () => {
     expect(() => parseOrThrow(createJobRequestSchema, withJobData('new_menu', { language }))).not.toThrow();
   });
 
-  it('rejects an undocumented language', () => {
-    expect(errorsOf(withJobData('new_menu', { language: 'en_US' }))).toEqual([
-      expect.objectContaining({ pointer: '/job/job_data/language', code: 'invalid_value' }),
-    ]);
-  });
+  it.each(['sv_se', 'pt_pt', 'fi_fi', 'es_cl'])(
+    'accepts any ll_cc whose region has a currency: %s',
+    (language) => {
+      expect(() => parseOrThrow(createJobRequestSchema, withJobData('new_menu', { language }))).not.toThrow();
+    },
+  );
+
+  it.each(['en_US', 'en-us', 'en', 'qq_us', 'en_aq', 'en_xx'])(
+    'rejects %s, which is no job language',
+    (language) => {
+      expect(errorsOf(withJobData('new_menu', { language }))).toEqual([
+        expect.objectContaining({ pointer: '/job/job_data/language', code: 'invalid_value' }),
+      ]);
+    },
+  );
 
   it('requires job_type, job_data and processing_type', () => {
     expect(pointers({ job: {} })).toEqual(['/job/job_type']);

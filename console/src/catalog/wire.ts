@@ -1,5 +1,6 @@
 import { catalogDocumentUploadSchema } from '../../../lambdas/core/catalog/document';
 import { catalogDocumentV1UploadSchema } from '../../../lambdas/core/catalog/document-v1';
+import { currencyOfLanguage } from '../../../lambdas/core/locale';
 import type { Doc, Item, NewId } from './model';
 import type { Problem } from './problems';
 
@@ -39,27 +40,6 @@ export const emptyDoc = (job: JobIdentity): Doc => {
   if (!parsed.success) throw new Error('the empty catalog does not validate');
   return parsed.data;
 };
-
-const CURRENCY_BY_COUNTRY: Record<string, string> = {
-  us: 'USD',
-  gb: 'GBP',
-  ca: 'CAD',
-  au: 'AUD',
-  fr: 'EUR',
-  mx: 'MXN',
-  es: 'EUR',
-  de: 'EUR',
-  it: 'EUR',
-  br: 'BRL',
-  nl: 'EUR',
-  jp: 'JPY',
-  kr: 'KRW',
-  cn: 'CNY',
-  tw: 'TWD',
-};
-
-const currencyOfLanguage = (language: string): string =>
-  CURRENCY_BY_COUNTRY[language.split('_')[1] ?? 'us'] ?? 'USD';
 
 type V1Item = ReturnType<typeof catalogDocumentV1UploadSchema.parse>['items'][number];
 

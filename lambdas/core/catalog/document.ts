@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { JOB_TYPES, LANGUAGES } from '../schemas/job';
+import { JOB_TYPES, languageSchema } from '../schemas/job';
 import {
   categorySchema,
   checkCategoryTree,
@@ -110,7 +110,7 @@ const documentShape = {
   job_id: idSchema,
   job_type: z.enum(JOB_TYPES),
   generated_at: z.iso.datetime({ offset: true }),
-  language: z.enum(LANGUAGES),
+  language: languageSchema,
   currency: currencyCodeSchema,
   merchant: merchantSchema,
   categories: z.array(categorySchema).default([]),

@@ -103,6 +103,11 @@ export interface DraftItem {
   readonly variants: readonly DraftVariant[];
   readonly modifierGroups?: readonly DraftModifierGroup[];
   readonly externalId?: string | null;
+  /**
+   * The record's own key in its source (a platform's handle or product id), not written to the catalog:
+   * two drafts with different keys are two products even when their names and categories are the same.
+   */
+  readonly sourceKey?: string | null;
   readonly provenance?: Provenance;
   /**
    * 0–1: how sure the reader is. Set on items a machine drafted (PDFs, photos, a web page's layout) and on

@@ -1,28 +1,11 @@
-import type { Language } from '../schemas/job';
+import { currencyOfLanguage } from '../locale';
 
-/** SPEC 5.2: the default currency of each documented language (its country's currency). */
-export const CURRENCY_BY_LANGUAGE: Readonly<Record<Language, string>> = {
-  en_us: 'USD',
-  en_gb: 'GBP',
-  en_ca: 'CAD',
-  en_au: 'AUD',
-  fr_ca: 'CAD',
-  fr_fr: 'EUR',
-  es_us: 'USD',
-  es_mx: 'MXN',
-  es_es: 'EUR',
-  de_de: 'EUR',
-  it_it: 'EUR',
-  pt_br: 'BRL',
-  nl_nl: 'EUR',
-  ja_jp: 'JPY',
-  ko_kr: 'KRW',
-  zh_cn: 'CNY',
-  zh_tw: 'TWD',
-};
-
-/** The default currency for a language. */
-export const defaultCurrency = (language: Language): string => CURRENCY_BY_LANGUAGE[language];
+/**
+ * SPEC 5.2: the default currency of a job language, its region's (CLDR; core/locale.ts).
+ *
+ * @example defaultCurrency('sv_se') // 'SEK'
+ */
+export const defaultCurrency = (language: string): string => currencyOfLanguage(language);
 
 const KNOWN_CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
 

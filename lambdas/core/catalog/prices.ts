@@ -1,3 +1,4 @@
+import { MARKET_PRICE_WORDS as MARKET_PRICE_WORDS_BY_LANGUAGE } from '../locale';
 import type { Price } from './document-fields';
 import { currencyDecimals, isCurrencyCode } from './money';
 
@@ -310,55 +311,10 @@ export const parsePrice = (value: string | number, fallbackCurrency: string): Pr
 // Market prices, and text that is not a price
 
 /**
- * Market-price words in the job languages (SPEC 5.2: the item is kept with no price and `pricing:
- * variable`). Lower case, spaces as `\s+`; matched against the whole text (a cell) or a line's end.
+ * Market-price words of every job language (SPEC 5.2: the item is kept with no price and `pricing:
+ * variable`), kept by language in core/locale.ts; all of them are understood in any job.
  */
-const MARKET_PRICE_WORDS: readonly string[] = [
-  // English
-  'm\\.?\\s?p\\.?',
-  'market',
-  'market\\s+price',
-  'mkt\\.?',
-  'mkt\\.?\\s+price',
-  'variable',
-  'variable\\s+price',
-  'price\\s+varies',
-  'varies',
-  'seasonal',
-  'seasonal\\s+price',
-  'sp',
-  'aq',
-  'a\\.q\\.?',
-  'ask',
-  'ask\\s+server',
-  'ask\\s+your\\s+server',
-  'see\\s+server',
-  'call',
-  // French
-  'prix\\s+du\\s+march[eé]',
-  'selon\\s+(?:le\\s+)?march[eé]',
-  'selon\\s+arrivage',
-  'prix\\s+variable',
-  'p\\.m\\.',
-  // German
-  'tagespreis',
-  'marktpreis',
-  'nach\\s+tagespreis',
-  // Spanish, Italian, Portuguese, Dutch
-  'precio\\s+de\\s+mercado',
-  'seg[uú]n\\s+mercado',
-  'prezzo\\s+di\\s+mercato',
-  's\\.q\\.?',
-  'sq',
-  'preço\\s+de\\s+mercado',
-  'dagprijs',
-  // Japanese, Korean, Chinese
-  '時価',
-  '時価格',
-  '시가',
-  '时价',
-  '時價',
-];
+const MARKET_PRICE_WORDS: readonly string[] = Object.values(MARKET_PRICE_WORDS_BY_LANGUAGE).flat();
 
 const MARKET_PRICE = new RegExp(`^(?:${MARKET_PRICE_WORDS.join('|')})$`, 'iu');
 

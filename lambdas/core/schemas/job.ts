@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { checkJsonValue, JSON_MAX_DEPTH } from '../json-limits';
+import { isJobLanguage, JOB_LANGUAGE_PATTERN } from '../locale';
 
 /** Seed 2.1: the three job types. */
 export const JOB_TYPES = ['new_menu', 'new_retail_catalog', 'retail_image_mapping'] as const;
@@ -8,28 +9,52 @@ export type JobType = (typeof JOB_TYPES)[number];
 export const PROCESSING_TYPES = ['standard', 'rush'] as const;
 export type ProcessingType = (typeof PROCESSING_TYPES)[number];
 
-/** SPEC 3.1: the documented languages (`ll_cc`), default `en_us`. */
+/**
+ * SPEC 3.1: examples of job languages (`ll_cc`). Any lower-case ISO 639-1 language + ISO 3166-1 region
+ * whose currency CLDR knows is one (core/locale.ts): these are the ones the documentation names.
+ */
 export const LANGUAGES = [
   'en_us',
   'en_gb',
   'en_ca',
   'en_au',
+  'en_nz',
   'fr_ca',
   'fr_fr',
   'es_us',
   'es_mx',
   'es_es',
+  'es_co',
+  'es_cl',
   'de_de',
   'it_it',
   'pt_br',
   'nl_nl',
+  'sv_se',
+  'tr_tr',
+  'hi_in',
   'ja_jp',
   'ko_kr',
   'zh_cn',
   'zh_tw',
 ] as const;
-export type Language = (typeof LANGUAGES)[number];
+/** A job language: `ll_cc`, checked by `languageSchema`. */
+export type Language = string;
 export const DEFAULT_LANGUAGE: Language = 'en_us';
+
+/** A job language (SPEC 3.1): lower-case `ll_cc`, a known language and a region with a currency. */
+export const languageSchema = z
+  .string()
+  .refine(isJobLanguage, {
+    message:
+      'must be a lower-case ll_cc locale: an ISO 639-1 language and an ISO 3166-1 region with a currency (e.g. en_us, es_cl, sv_se)',
+  })
+  .meta({
+    pattern: JOB_LANGUAGE_PATTERN,
+    description:
+      'Lower-case ll_cc locale: an ISO 639-1 language and an ISO 3166-1 region whose currency CLDR knows (the default currency).',
+    examples: [...LANGUAGES],
+  });
 
 export const LIMITS = {
   catalogSources: 50,
@@ -169,7 +194,7 @@ const commonJobData = {
 
 const catalogJobData = z.strictObject({
   ...commonJobData,
-  language: z.enum(LANGUAGES).default(DEFAULT_LANGUAGE),
+  language: languageSchema.default(DEFAULT_LANGUAGE),
 });
 
 const imageMappingJobData = z.strictObject({

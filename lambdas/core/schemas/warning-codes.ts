@@ -33,6 +33,7 @@ export const WARNING_CODES = [
   'duplicate_item',
   'duplicate_variant',
   'duplicate_product',
+  'shared_name',
   'duplicate_modifier',
   'incomplete_modifier',
   'no_price',

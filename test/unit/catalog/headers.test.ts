@@ -27,6 +27,13 @@ describe('normaliseHeader', () => {
     ['\ufeffName', 'name'],
     ['Current Quantity [Main St]', 'current quantity main st'],
     ['Ｎａｍｅ', 'name'],
+    // Accents on Latin letters are not told apart; other scripts keep their marks.
+    ['Categoría', 'categoria'],
+    ['Código de barras', 'codigo de barras'],
+    ['Preço padrão', 'preco padrao'],
+    ['Catégorie', 'categorie'],
+    ['Größe', 'große'],
+    ['ガイド', 'ガイド'],
   ])('%j → %j', (header, normalised) => {
     expect(normaliseHeader(header)).toBe(normalised);
   });

@@ -97,6 +97,9 @@ describe('default currency by language', () => {
     ['ko_kr', 'KRW'],
     ['zh_cn', 'CNY'],
     ['zh_tw', 'TWD'],
+    ['sv_se', 'SEK'],
+    ['es_cl', 'CLP'],
+    ['en_nz', 'NZD'],
   ] as const)('%s → %s', (language, currency) => {
     expect(defaultCurrency(language)).toBe(currency);
   });

@@ -29,6 +29,8 @@ interface ItemState {
   /** Natural keys of its variants. */
   variantKeys: readonly string[];
   groups: readonly GroupState[];
+  /** The source's own key of the record it was made from (DraftItem.sourceKey), if any. */
+  sourceKey: string | null;
   /**
    * Only for an item created without a variant: its natural key and where it came from (if no draft gives
    * it a variant, finish() adds one and warns). Other items keep no key: the map is keyed by their id.
@@ -174,9 +176,25 @@ export class CatalogAssembler {
 
   private addItem(draft: DraftItem, checked: CheckedItem, warn: DraftWarn): void {
     const identity = this.options.identity;
-    const key = identity.itemKey(checked);
+    let key = identity.itemKey(checked);
+    let state = this.byId.get(this.idOf('item', key));
+    const sourceKey = draft.sourceKey ?? null;
+    if (
+      state !== undefined &&
+      sourceKey !== null &&
+      state.sourceKey !== null &&
+      fold(state.sourceKey) !== fold(sourceKey)
+    ) {
+      // Two products the source keeps apart (two handles, two ids) that share a name: never one item.
+      warn(
+        null,
+        'shared_name',
+        `another product (${JSON.stringify(state.sourceKey)}) has the same name ${JSON.stringify(checked.name)}; kept as a separate item`,
+      );
+      key = `${key}#${fold(sourceKey)}`;
+      state = this.byId.get(this.idOf('item', key));
+    }
     const id = this.idOf('item', key);
-    let state = this.byId.get(id);
     const addsModifiers = checked.modifierGroups.length > 0;
     const accepted: { variant: CheckedVariant; variantKey: string }[] = [];
     for (const variant of checked.variants) {
@@ -209,9 +227,10 @@ export class CatalogAssembler {
     }
     if (state === undefined) {
       if (accepted.length === 0 && checked.variants.length > 0 && !addsModifiers) return;
-      state = this.createItem(id, key, checked, accepted.length === 0 ? draft.provenance : null);
+      state = this.createItem(id, key, checked, accepted.length === 0 ? draft.provenance : null, sourceKey);
     } else {
       this.mergeFields(state.item, checked);
+      state.sourceKey ??= sourceKey;
     }
     for (const { variant, variantKey } of accepted) this.addVariant(state, key, variant, variantKey, warn);
     for (const group of checked.modifierGroups) this.addGroup(state, key, group, warn);
@@ -237,6 +256,7 @@ export class CatalogAssembler {
     checked: CheckedItem,
     /** Where an item created without a variant comes from (null: it has one). */
     provenance: Provenance | undefined | null,
+    sourceKey: string | null,
   ): ItemState {
     if (this.items.length >= this.maxItems) {
       throw new CatalogLimitError(`the catalog has more than ${this.maxItems} items, the limit per catalog`);
@@ -260,6 +280,7 @@ export class CatalogAssembler {
       item,
       variantKeys: NONE,
       groups: NONE,
+      sourceKey,
       orphan:
         provenance === null
           ? undefined

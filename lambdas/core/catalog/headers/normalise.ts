@@ -63,12 +63,28 @@ export const isUnitText = (text: string): boolean => {
 };
 
 /**
+ * A Latin letter with its accents: merchants and platforms write `Categoria` and `Categoría`, `Codigo` and
+ * `Código` for the same column, so accents on Latin letters are not told apart (`ç` → `c`, `ñ` → `n`).
+ * Other scripts keep their marks (`ガ` is not `カ`).
+ */
+const LATIN_WITH_MARKS = /\p{Script=Latin}\p{M}*/gu;
+
+const withoutMarks = (letter: string): string =>
+  letter.length === 1 && letter.charCodeAt(0) < 0x80
+    ? letter
+    : letter
+        .normalize('NFD')
+        .replace(/\p{M}+/gu, '')
+        .normalize('NFC');
+
+/**
  * The comparable form of a header: NFKC, lower case, bracketed units dropped, every run of punctuation
  * and space one space.
  *
  * @example normaliseHeader('Price ($)') // 'price'
  * @example normaliseHeader('Image_URL') // 'image url'
  * @example normaliseHeader('Current Quantity [Main St]') // 'current quantity main st'
+ * @example normaliseHeader('Categoría') // 'categoria'
  */
 export const normaliseHeader = (header: string): string =>
   header
@@ -76,6 +92,7 @@ export const normaliseHeader = (header: string): string =>
     .replace(/^\ufeff/, '')
     .replace(/[([{]([^()[\]{}]*)[)\]}]/g, (_whole, inner: string) => (isUnitText(inner) ? ' ' : ` ${inner} `))
     .toLowerCase()
+    .replace(LATIN_WITH_MARKS, withoutMarks)
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 

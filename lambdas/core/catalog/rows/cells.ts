@@ -166,14 +166,17 @@ export const cellImages = (value: CellValue | undefined): { images: DraftImage[]
 
 /**
  * A category path: `Grocery > Dairy > Milk` (any spacing), or a single name. Text with a `<` is not a
- * path (`<i>Mains</i>`, `Kids <12`): it is one name, as written.
+ * path (`<i>Mains</i>`, `Kids <12`): it is one name, as written. A cell of several lines and no `>` walks
+ * down the tree one line per level (Magento's sample-data files and spreadsheets that wrap a path in the
+ * cell write `Gear⏎Bags`).
  *
  * @example categoryPath('Grocery>Dairy') // ['Grocery', 'Dairy']
+ * @example categoryPath('Gear\nBags') // ['Gear', 'Bags']
  */
 export const categoryPath = (text: string): string[] =>
   text.includes('<')
     ? [text.trim()].filter(Boolean)
     : text
-        .split('>')
+        .split(text.includes('>') ? '>' : /\r?\n|\r/)
         .map((s) => s.trim())
         .filter(Boolean);

@@ -85,3 +85,92 @@ describe('Etsy listings download', () => {
     expect(results.sources?.[0]?.ignored_columns).toEqual(['QUANTITY', 'MATERIALS']);
   });
 });
+
+describe('Etsy listings download in the seller’s language', () => {
+  // The same download with the shop in Italian, Spanish and German: Etsy translates the column names and
+  // writes the variation's number after the words; CURRENCY_CODE and SKU stay English.
+  const LANGUAGES = {
+    it: [
+      'TITOLO',
+      'DESCRIZIONE',
+      'PREZZO',
+      'CURRENCY_CODE',
+      'QUANTITÀ',
+      'TAG',
+      'MATERIALI',
+      'IMMAGINE1',
+      'IMMAGINE2',
+      'TIPO VARIANTE 1',
+      'NOME VARIANTE 1',
+      'VALORI VARIANTE 1',
+      'SKU',
+    ],
+    es: [
+      'TÍTULO',
+      'DESCRIPCIÓN',
+      'PRECIO',
+      'CURRENCY_CODE',
+      'CANTIDAD',
+      'ETIQUETAS',
+      'MATERIALES',
+      'IMAGEN1',
+      'IMAGEN2',
+      'TIPO DE VARIACIÓN 1',
+      'NOMBRE DE VARIACIÓN 1',
+      'VALORES DE VARIACIÓN 1',
+      'SKU',
+    ],
+    de: [
+      'TITEL',
+      'BESCHREIBUNG',
+      'PREIS',
+      'CURRENCY_CODE',
+      'MENGE',
+      'TAGS',
+      'MATERIALIEN',
+      'BILD1',
+      'BILD2',
+      'VARIANTE 1 TYP',
+      'VARIANTE 1 NAME',
+      'VARIANTE 1 WERTE',
+      'SKU',
+    ],
+  } as const;
+
+  test.each(Object.entries(LANGUAGES))(
+    '%s: recognised; title, price, images and variations read',
+    async (_language, header) => {
+      expect(profileOf(header)).toBe('etsy');
+      const csv = csvOf([
+        header,
+        [
+          'Vaso',
+          'Fatto a mano.',
+          '45.00',
+          'EUR',
+          '1',
+          'vaso,ceramica',
+          'argilla',
+          'https://i.etsystatic.test/a.jpg',
+          'https://i.etsystatic.test/b.jpg',
+          'Colore',
+          '',
+          'Rosa,Grigio',
+          '',
+        ],
+      ]);
+      const { document, results } = await buildRetail(csv, 'de_de');
+      const vase = itemNamed(document, 'Vaso');
+      expect(variantsOf(vase)).toEqual([
+        ['Rosa', { Colore: 'Rosa' }, null, 4500, 'EUR'],
+        ['Grigio', { Colore: 'Grigio' }, null, 4500, 'EUR'],
+      ]);
+      expect(vase?.images.map((i) => i.url)).toEqual([
+        'https://i.etsystatic.test/a.jpg',
+        'https://i.etsystatic.test/b.jpg',
+      ]);
+      expect(vase).toMatchObject({ description: 'Fatto a mano.', tags: ['vaso', 'ceramica'] });
+      expect(results.sources?.[0]?.ignored_columns).toEqual([header[4], header[6]]);
+    },
+  );
+});

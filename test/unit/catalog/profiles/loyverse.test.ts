@@ -268,3 +268,143 @@ describe('Loyverse items export', () => {
     expect(document.currency).toBe('GBP');
   });
 });
+
+describe('Loyverse items export in the Back Office languages', () => {
+  // The same export with the interface in Spanish, Portuguese and French: the columns keep their order,
+  // their names follow the interface (accents as the merchant's spreadsheet left them).
+  const LANGUAGES = {
+    es: {
+      header: [
+        'Handle',
+        'REF',
+        'Nombre',
+        'Categoria',
+        'Descripción',
+        'Vendido por peso',
+        'Opción 1 nombre',
+        'Opción 1 valor',
+        'Coste',
+        'Codigo de barras',
+        'REF del componente',
+        'Cantidad del componente',
+        'Disponible para la venta [Centro]',
+        'Precio [Centro]',
+        'En inventario [Centro]',
+        'impuesto - "IVA" (10%)',
+      ],
+      names: [
+        'Nombre',
+        'Opción 1 nombre',
+        'Opción 1 valor',
+        'Disponible para la venta [Centro]',
+        'Precio [Centro]',
+        'Categoria',
+        'REF',
+        'Vendido por peso',
+      ],
+    },
+    pt: {
+      header: [
+        'Handle',
+        'REF',
+        'Nome',
+        'Categoria',
+        'Descrição',
+        'Vendido por peso',
+        'Opção 1 nome',
+        'Opção 1 valor',
+        'Custo',
+        'Código de barras',
+        'REF do componente',
+        'Quantidade do componente',
+        'Disponível para venda [Centro]',
+        'Preço [Centro]',
+        'Em estoque [Centro]',
+      ],
+      names: [
+        'Nome',
+        'Opção 1 nome',
+        'Opção 1 valor',
+        'Disponível para venda [Centro]',
+        'Preço [Centro]',
+        'Categoria',
+        'REF',
+        'Vendido por peso',
+      ],
+    },
+    fr: {
+      header: [
+        'Handle',
+        'REF',
+        'Nom',
+        'Catégorie',
+        'Description',
+        'Vendu au poids',
+        'Option 1 nom',
+        'Option 1 valeur',
+        'Coût',
+        'Code-barres',
+        'REF du composant',
+        'Quantité du composant',
+        'Disponible à la vente [Centro]',
+        'Prix [Centro]',
+        'En stock [Centro]',
+      ],
+      names: [
+        'Nom',
+        'Option 1 nom',
+        'Option 1 valeur',
+        'Disponible à la vente [Centro]',
+        'Prix [Centro]',
+        'Catégorie',
+        'REF',
+        'Vendu au poids',
+      ],
+    },
+  } as const;
+
+  test.each(Object.entries(LANGUAGES))(
+    '%s: recognised, variants grouped by Handle, priced per store',
+    async (_lang, { header, names }) => {
+      const [NAME, OPTION_NAME, OPTION_VALUE, AVAILABLE, PRICE, CATEGORY, SKU, BY_WEIGHT] = names;
+      expect(matches(header)).toBe(true);
+      const csv = csvOf(header, [
+        {
+          Handle: 'pizza',
+          [SKU]: '1',
+          [NAME]: 'Pizza',
+          [CATEGORY]: 'Pizzas',
+          [BY_WEIGHT]: 'N',
+          [OPTION_NAME]: 'Tamaño',
+          [OPTION_VALUE]: 'Personal',
+          [AVAILABLE]: 'Y',
+          [PRICE]: '13000',
+        },
+        { Handle: 'pizza', [SKU]: '2', [OPTION_VALUE]: 'Familiar', [AVAILABLE]: 'Y', [PRICE]: '34000' },
+        {
+          Handle: 'agua',
+          [SKU]: '3',
+          [NAME]: 'Agua',
+          [CATEGORY]: 'Bebidas',
+          [BY_WEIGHT]: 'N',
+          [AVAILABLE]: 'Y',
+          [PRICE]: '2000',
+        },
+      ]);
+      const { document, results } = await buildCsv(csv, aCatalogJob({ job_data: { language: 'es_mx' } }));
+      expect(results.sources?.[0]?.profile).toBe('loyverse');
+      expect(document.currency).toBe('MXN');
+      expect(variants(document)).toEqual([
+        [
+          'Pizza',
+          ['Tamaño'],
+          [
+            ['Personal', '1', 1300000, 'fixed', null],
+            ['Familiar', '2', 3400000, 'fixed', null],
+          ],
+        ],
+        ['Agua', [], [[null, '3', 200000, 'fixed', null]]],
+      ]);
+    },
+  );
+});

@@ -65,7 +65,8 @@ describe('Wix Stores product CSV', () => {
         discountValue: '10',
         productOptionName1: 'Color',
         productOptionType1: 'COLOR',
-        productOptionDescription1: '#FFFFFF:White;#000000:Black',
+        // A swatch's colour is written as hex or as a CSS function; neither is part of the choice's name.
+        productOptionDescription1: '#FFFFFF:White;rgb(0, 0, 0):Black',
         productOptionName2: 'Size',
         productOptionType2: 'DROP_DOWN',
         productOptionDescription2: 'S;L',
@@ -104,7 +105,7 @@ describe('Wix Stores product CSV', () => {
         sku: 'LS-B-L',
         surcharge: '-60',
         visible: 'true',
-        productOptionDescription1: '#000000:Black',
+        productOptionDescription1: 'rgb(0,0,0):Black',
         productOptionDescription2: 'L',
       }),
       classic({ handleId: 'product_9', fieldType: 'Variant', sku: 'STRAY' }),

@@ -195,6 +195,10 @@ describe('cell readers', () => {
     expect(categoryPath('Grocery > Dairy >Milk')).toEqual(['Grocery', 'Dairy', 'Milk']);
     expect(categoryPath('Pizza')).toEqual(['Pizza']);
     expect(categoryPath('<i>Mains</i>')).toEqual(['<i>Mains</i>']);
+    // A cell of several lines walks down the tree, one line a level; `>` wins when both are there.
+    expect(categoryPath('Gear\nBags')).toEqual(['Gear', 'Bags']);
+    expect(categoryPath('Home\r\n  Kitchen \r\n\r\nKnives')).toEqual(['Home', 'Kitchen', 'Knives']);
+    expect(categoryPath('Drinks > Hot\nteas')).toEqual(['Drinks', 'Hot\nteas']);
   });
 });
 

@@ -25,19 +25,66 @@ import {
  * combination.
  */
 
+/**
+ * Etsy's columns in the languages the download is written in (it follows the seller's Etsy language: an
+ * Italian shop gets `TITOLO`, `PREZZO`, `IMMAGINE1`, `TIPO VARIANTE 1`; `CURRENCY_CODE` and `SKU` stay
+ * English). Matched as header names are (case, accents and punctuation aside).
+ */
 const TABLE = {
-  name: ['title'],
-  description: ['description'],
-  price: ['price'],
+  name: ['title', 'titolo', 'título', 'titre', 'titel'],
+  description: ['description', 'descrizione', 'descripción', 'beschreibung'],
+  price: ['price', 'prezzo', 'precio', 'prix', 'preis'],
   currency: ['currency code'],
-  tags: ['tags'],
+  tags: ['tags', 'tag', 'etiquetas'],
   sku: ['sku'],
 } as const;
 
 type Role = keyof typeof TABLE;
 
-const IMAGE = /^(?:image|photo) ?(\d+)$/;
-const VARIATION = /^variation (\d+) (type|name|values?)$/;
+/** Columns the catalog does not read (listed as ignored) that tell Etsy's download apart. */
+const SIGNATURE = {
+  ...TABLE,
+  quantity: ['quantity', 'quantità', 'cantidad', 'quantité', 'menge'],
+  materials: ['materials', 'materiali', 'materiales', 'matériaux', 'materialien'],
+} as const;
+
+const IMAGE = /^(?:image|photo|immagine|imagen|bild|foto) ?(\d+)$/;
+/** `VARIATION 1 TYPE` and its translations: the variation's number and which part (type, name, values). */
+const VARIATIONS_BY_LANGUAGE: readonly RegExp[] = [
+  /^variation (?<n>\d+) (?<part>type|name|values?)$/,
+  /^(?<part>tipo|nome|valori) variante (?<n>\d+)$/,
+  /^(?<part>tipo|nombre|valores) (?:de )?(?:la )?variacion (?<n>\d+)$/,
+  /^(?<part>type|nom|valeurs) (?:de )?(?:la )?variation (?<n>\d+)$/,
+  /^variante (?<n>\d+) (?<part>typ|name|werte)$/,
+];
+const PART: Readonly<Record<string, 'type' | 'name' | 'values'>> = {
+  type: 'type',
+  tipo: 'type',
+  typ: 'type',
+  name: 'name',
+  nome: 'name',
+  nombre: 'name',
+  nom: 'name',
+  value: 'values',
+  values: 'values',
+  valori: 'values',
+  valores: 'values',
+  valeurs: 'values',
+  werte: 'values',
+};
+
+const variationOf = (normalised: string): { n: number; part: 'type' | 'name' | 'values' } | null => {
+  for (const pattern of VARIATIONS_BY_LANGUAGE) {
+    const groups = pattern.exec(normalised)?.groups;
+    const part = groups?.part === undefined ? undefined : PART[groups.part];
+    if (groups?.n !== undefined && part !== undefined) return { n: Number(groups.n), part };
+  }
+  return null;
+};
+
+/** True when the header has a column of that role in one of its languages. */
+const hasRole = (normalised: ReadonlySet<string>, role: keyof typeof SIGNATURE): boolean =>
+  SIGNATURE[role].some((name) => normalised.has(normaliseHeader(name)));
 
 const open = (headers: readonly string[], ctx: TableContext): RowReader => {
   const map = profileColumns(headers, TABLE, { skip: ownColumnsOnly(TABLE) });
@@ -62,11 +109,10 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
       columns.set(index, 'image_url');
       return;
     }
-    const variation = VARIATION.exec(normalised);
+    const variation = variationOf(normalised);
     if (variation === null) return;
-    const n = Number(variation[1]);
+    const { n, part } = variation;
     const entry = variations.get(n) ?? { type: [], name: [], values: [] };
-    const part = variation[2] === 'type' ? 'type' : variation[2] === 'name' ? 'name' : 'values';
     entry[part].push(index);
     variations.set(n, entry);
     columns.set(index, part === 'values' ? `option_value_${n}` : `option_name_${n}`);
@@ -134,9 +180,9 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
 export const etsyProfile: Profile = {
   name: 'etsy',
   matches: (headers) =>
-    headers.has('title') &&
-    headers.has('price') &&
-    (headers.has('image1') || headers.has('variation 1 values') || headers.has('variation 1 name')) &&
-    (headers.has('currency code') || headers.has('materials') || headers.has('quantity')),
+    hasRole(headers, 'name') &&
+    hasRole(headers, 'price') &&
+    [...headers].some((header) => IMAGE.exec(header)?.[1] === '1' || variationOf(header)?.n === 1) &&
+    (hasRole(headers, 'currency') || hasRole(headers, 'materials') || hasRole(headers, 'quantity')),
   open,
 };

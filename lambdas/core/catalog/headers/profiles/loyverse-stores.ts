@@ -10,8 +10,34 @@ import type { TableRow } from '../../sources/types';
  * with one store may name the columns without it (`Price`, `Available for sale`).
  */
 
-export const STORE_COLUMN =
-  /^\s*(available for sale|price|in stock|low stock|optimal stock)\s*(?:\[(.*)\])?\s*$/i;
+/** Each per-store column's name in the export's languages (English, Spanish, Portuguese, French). */
+const STORE_KINDS = {
+  available: [
+    'available for sale',
+    'disponibles? para la venta',
+    'dispon[ií]vel para venda',
+    'disponible [àa] la vente',
+  ],
+  price: ['price', 'precio', 'pre[çc]o', 'prix'],
+  in_stock: ['in stock', 'en inventario', 'em estoque', 'en stock'],
+  low_stock: ['low stock', 'existencias bajas', 'estoque baixo', 'stock bas'],
+  optimal_stock: ['optimal stock', 'stock [óo]ptimo', 'estoque ideal', 'stock optimal'],
+} as const;
+
+type StoreKind = keyof typeof STORE_KINDS;
+
+const KIND_NAMES: readonly (readonly [StoreKind, RegExp])[] = Object.entries(STORE_KINDS).map(
+  ([kind, names]) => [kind as StoreKind, new RegExp(`^(?:${names.join('|')})$`, 'iu')] as const,
+);
+
+export const STORE_COLUMN = new RegExp(
+  `^\\s*(${Object.values(STORE_KINDS).flat().join('|')})\\s*(?:\\[(.*)\\])?\\s*$`,
+  'iu',
+);
+
+/** Which per-store column a header's name is (`Precio` → price). */
+const kindOf = (name: string): StoreKind | undefined =>
+  KIND_NAMES.find(([, pattern]) => pattern.test(name))?.[0];
 
 export interface Store {
   readonly name: string;
@@ -26,8 +52,8 @@ export const storesOf = (headers: readonly string[]): Store[] => {
   headers.forEach((header, index) => {
     const match = STORE_COLUMN.exec(header);
     if (match === null) return;
-    const kind = (match[1] as string).toLowerCase();
-    if (kind !== 'available for sale' && kind !== 'price') return;
+    const kind = kindOf((match[1] as string).trim());
+    if (kind !== 'available' && kind !== 'price') return;
     const name = (match[2] ?? '').trim();
     const store = stores.get(name) ?? { name, available: -1, price: -1 };
     if (kind === 'price') store.price = index;

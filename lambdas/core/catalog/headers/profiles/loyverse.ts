@@ -5,6 +5,7 @@ import type { RowReader, TableContext } from '../../rows/types';
 import { singleVariant } from '../../rows/variant-prices';
 import type { TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
+import { normaliseHeader } from '../normalise';
 import { STORE_COLUMN, storePrice, storesOf, yesNo } from './loyverse-stores';
 import {
   columnFields,
@@ -30,29 +31,48 @@ import {
  * puts the nameless variant rows apart from their item's first row).
  */
 
+/**
+ * Loyverse's columns in each language its Back Office exports in (the header follows the user's interface
+ * language: English, Spanish, Portuguese, French). Matched as header names are (case, accents and
+ * punctuation aside).
+ */
 const TABLE = {
   handle: ['handle'],
-  sku: ['sku'],
-  name: ['name'],
-  category: ['category'],
-  description: ['description'],
-  sold_by_weight: ['sold by weight'],
-  option_name_1: ['option 1 name'],
-  option_value_1: ['option 1 value'],
-  option_name_2: ['option 2 name'],
-  option_value_2: ['option 2 value'],
-  option_name_3: ['option 3 name'],
-  option_value_3: ['option 3 value'],
-  price: ['default price', 'price'],
-  gtin: ['barcode'],
-  component_sku: ['sku of included item'],
-  component_quantity: ['quantity of included item'],
+  sku: ['sku', 'ref'],
+  name: ['name', 'nombre', 'nome', 'nom'],
+  category: ['category', 'categoría', 'categoria', 'catégorie'],
+  description: ['description', 'descripción', 'descrição'],
+  sold_by_weight: ['sold by weight', 'vendido por peso', 'vendu au poids'],
+  option_name_1: ['option 1 name', 'opción 1 nombre', 'opção 1 nome', 'option 1 nom'],
+  option_value_1: ['option 1 value', 'opción 1 valor', 'opção 1 valor', 'option 1 valeur'],
+  option_name_2: ['option 2 name', 'opción 2 nombre', 'opção 2 nome', 'option 2 nom'],
+  option_value_2: ['option 2 value', 'opción 2 valor', 'opção 2 valor', 'option 2 valeur'],
+  option_name_3: ['option 3 name', 'opción 3 nombre', 'opção 3 nome', 'option 3 nom'],
+  option_value_3: ['option 3 value', 'opción 3 valor', 'opção 3 valor', 'option 3 valeur'],
+  price: [
+    'default price',
+    'price',
+    'precio predeterminado',
+    'precio',
+    'preço padrão',
+    'preço',
+    'prix par défaut',
+    'prix',
+  ],
+  gtin: ['barcode', 'código de barras', 'code barre', 'code barres', 'code à barres'],
+  component_sku: ['sku of included item', 'ref del componente', 'ref do componente', 'ref du composant'],
+  component_quantity: [
+    'quantity of included item',
+    'cantidad del componente',
+    'quantidade do componente',
+    'quantité du composant',
+  ],
 } as const;
 
 type Role = keyof typeof TABLE;
 
-const MODIFIER_COLUMN = /^\s*modifier\s*-\s*"?(.*?)"?\s*$/i;
-const TAX_COLUMN = /^\s*tax\s*-/i;
+const MODIFIER_COLUMN = /^\s*(?:modifier|modificador|modificateur)\s*-\s*"?(.*?)"?\s*$/i;
+const TAX_COLUMN = /^\s*(?:tax|impuesto|imposto|taxe)\s*-/i;
 
 /** A variant row, its options named once the whole item is known (sorted files scatter its rows). */
 interface PendingVariant {
@@ -254,13 +274,17 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
 };
 
 /** Recognised by `Handle` and `Name` beside one of Loyverse's own columns. */
+/** True when the header has a column of that role in one of its languages. */
+const hasRole = (normalised: ReadonlySet<string>, role: Role): boolean =>
+  TABLE[role].some((name) => normalised.has(normaliseHeader(name)));
+
 export const loyverseProfile: Profile = {
   name: 'loyverse',
   matches: (headers) =>
-    headers.has('handle') &&
-    headers.has('name') &&
-    (headers.has('sold by weight') ||
-      headers.has('sku of included item') ||
-      headers.has('quantity of included item')),
+    hasRole(headers, 'handle') &&
+    hasRole(headers, 'name') &&
+    (hasRole(headers, 'sold_by_weight') ||
+      hasRole(headers, 'component_sku') ||
+      hasRole(headers, 'component_quantity')),
   open,
 };

@@ -108,6 +108,7 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
       images,
       optionNames: optionNamesOf(product.variants),
       variants: product.variants,
+      sourceKey: product.handle,
       provenance: { source: ctx.source, row: product.firstRow, sheet: ctx.sheet },
     };
     emit(draft);

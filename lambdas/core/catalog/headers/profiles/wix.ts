@@ -59,8 +59,12 @@ const MEDIA_BASE = 'https://static.wixstatic.com/media/';
 export const wixMediaUrl = (name: string): string =>
   /^https?:\/\//i.test(name) || !/^[\w.~-]+\.[a-z0-9]{2,5}$/i.test(name) ? name : `${MEDIA_BASE}${name}`;
 
-/** A choice as written: `Oat`, or a colour `#C0C0C0:Silver`. */
-const choiceName = (text: string): string => text.replace(/^#[0-9a-f]{3,8}\s*:\s*/i, '').trim();
+/**
+ * A choice as written: `Oat`, or a colour with its swatch's CSS colour first, which is not part of the
+ * name: `#C0C0C0:Silver`, `rgb(193,180,123):Cream`, `hsla(0, 0%, 75%, 1):Grey`.
+ */
+const choiceName = (text: string): string =>
+  text.replace(/^\s*(?:#[0-9a-f]{3,8}|(?:rgba?|hsla?)\([^()]*\))\s*:\s*/i, '').trim();
 
 interface Product extends ProductRows {
   readonly sku: string | null;

@@ -81,7 +81,7 @@ const attributeOf = (normalised: string): { n: number; isName: boolean } | null 
 };
 
 const anyOf = (headers: ReadonlySet<string>, names: readonly string[]): boolean =>
-  names.some((name) => headers.has(name));
+  names.some((name) => headers.has(normaliseHeader(name)));
 
 /** Splits on commas not escaped as `\,` (WooCommerce escapes commas inside names). */
 const splitList = (text: string): string[] =>

@@ -63,6 +63,10 @@ const unpack = async (cache: string, target: string): Promise<void> => {
         '',
       ].join('\n'),
     );
+    // A directory without the browser is what an interrupted or removed unpack left (a browser still
+    // running writes its font cache there): it holds nothing to keep.
+    if (existsSync(target) && !existsSync(path.join(target, 'chromium')))
+      rmSync(target, { recursive: true, force: true });
     try {
       renameSync(staging, target);
     } catch (error) {

@@ -61,9 +61,10 @@ export class S3ObjectStore implements ObjectStore {
 
   /**
    * The form (S3's POST object: `content-length-range` bounds the size, S3 refuses a larger body before it
-   * stores it) and the PUT of SPEC 3.3, whose signature covers the Content-Type and `If-None-Match: *`: the
-   * client must send both headers, so the object is stored as the type it was declared, and only once (S3's
-   * conditional write answers 412 PreconditionFailed to a second PUT of the key). S3 cannot bound a presigned
+   * stores it) and the PUT of SPEC 3.3, whose signature covers the Content-Type: the object is stored as the
+   * type it was declared, nothing else. `If-None-Match: *` is offered in `putHeaders` but not signed: SPEC 3.3's
+   * client PUTs with the declared Content-Type alone and must be able to; a client that sends it (the CLI, the
+   * console) gets S3's conditional write, a second PUT of the key answered 412 PreconditionFailed. S3 cannot bound a presigned
    * PUT's size: the service checks it when it reads the file (file_too_large, source_too_large). URLs are
    * signed at the store's clock; the form at the SDK's (createPresignedPost takes no date), the same in use.
    */
@@ -85,11 +86,11 @@ export class S3ObjectStore implements ObjectStore {
         }),
         getSignedUrl(
           this.signer,
-          new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: contentType, IfNoneMatch: '*' }),
+          new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: contentType }),
           {
             expiresIn: expiresInSeconds,
             signingDate: this.clock.now(),
-            signableHeaders: new Set(['content-type', 'if-none-match']),
+            signableHeaders: new Set(['content-type']),
           },
         ),
       ]),

@@ -21,7 +21,8 @@ import { receivePut } from './upload-put';
  *   SignatureDoesNotMatch when anything signed was changed, expired URLs refused);
  * - takes uploads up to `maxPutBytes` as streams, written into the emulator as multipart uploads (8 MiB parts,
  *   memory flat whatever the size): S3's POST object (upload-form.ts, which fauxqs lacks) and presigned PUTs,
- *   whose `If-None-Match: *` refuses an overwrite with 412 PreconditionFailed as S3's conditional writes do;
+ *   each written once: a second PUT of a key answers 412 PreconditionFailed, as S3's conditional write
+ *   does for a client that sends `If-None-Match: *` (here whether or not it does);
  * - serves objects as downloads only (`Content-Disposition: attachment`, `X-Content-Type-Options: nosniff`,
  *   a sandboxing Content-Security-Policy): a merchant's HTML or SVG is never rendered on this origin;
  * - never lists a bucket, and answers other methods 405;
@@ -143,7 +144,9 @@ export const startStorageFront = async (options: StorageFrontOptions): Promise<S
   };
 
   const upload = async (req: IncomingMessage, res: ServerResponse, bucket: string, key: string) => {
-    const conditional = req.method === 'PUT' && (req.headers['if-none-match'] ?? '').trim() === '*';
+    // Every presigned PUT here is a client's upload of a file: written once, whether or not the client
+    // sent `If-None-Match: *` (SPEC 3.3's client sends only the declared Content-Type).
+    const conditional = req.method === 'PUT';
     const received =
       req.method === 'PUT'
         ? receivePut(req, key, options.maxPutBytes)

@@ -300,7 +300,8 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     tag: 'Files',
     description:
       'Registers a catalog source to upload, valid 15 minutes, two ways (no Authorization header either ' +
-      'way): PUT the bytes to `upload_url` with the headers of `upload_headers` (a presigned S3 URL: ' +
+      'way): PUT the bytes to `upload_url` with the declared Content-Type, and best with every header of ' +
+      '`upload_headers` (a presigned S3 URL: ' +
       '`curl -T menu.csv -H "content-type: text/csv" -H "if-none-match: *" "$upload_url"`; the store answers ' +
       '200, and 412 to a second PUT: a file is written once), or POST `upload_form.url` as `multipart/form-data` with every field of ' +
       '`upload_form.fields` as it is, then the file as the last field, `file` (the store answers 204). The ' +

@@ -102,7 +102,7 @@ describe('presigned PUT (SPEC 3.3): signed Content-Type, written once', () => {
     expect(await sizeOf(k)).toBeUndefined();
   });
 
-  it('refuses a second PUT of the file with 412 PreconditionFailed, and one without If-None-Match with 403', async () => {
+  it('refuses a second PUT of the file with 412 PreconditionFailed, with If-None-Match or without', async () => {
     const k = key();
     const upload = await form(k, 100);
     expect((await put(upload, 'name,price\nTea,2\n')).status).toBe(200);
@@ -110,7 +110,14 @@ describe('presigned PUT (SPEC 3.3): signed Content-Type, written once', () => {
     expect(again.status).toBe(412);
     expect(await again.text()).toContain('<Code>PreconditionFailed</Code>');
     const { 'if-none-match': _, ...unconditional } = upload.putHeaders;
-    expect((await put(upload, 'x', unconditional)).status).toBe(403);
+    expect((await put(upload, 'x', unconditional)).status).toBe(412);
+    expect(await sizeOf(k)).toBe(17);
+  });
+
+  it('takes the PUT of SPEC 3.3: the declared Content-Type and nothing else', async () => {
+    const k = key();
+    const upload = await form(k, 100);
+    expect((await put(upload, 'name,price\nTea,2\n', { 'content-type': 'text/csv' })).status).toBe(200);
     expect(await sizeOf(k)).toBe(17);
   });
 

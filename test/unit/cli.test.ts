@@ -424,7 +424,7 @@ describe('catalog jobs', () => {
       'english',
     ]);
     expect(result.code).toBe(2);
-    expect(result.err).toContain('--language: Invalid option');
+    expect(result.err).toContain('--language: must be a lower-case ll_cc locale');
     expect(result.err).toContain('nothing was uploaded or created');
     expect(api.calls).toEqual([]);
     const blank = await run(api, [

@@ -194,10 +194,10 @@ export const fileResourceSchema = z.strictObject({
     .nullable()
     .meta({
       description:
-        'The headers the PUT to `upload_url` must carry, as they are: its signature covers them. ' +
-        '`content-type` is the declared type (the file is stored as that, nothing else); `if-none-match: *` ' +
-        'makes the upload write once (a second PUT of the file answers 412 `PreconditionFailed`). null when ' +
-        '`upload_url` is.',
+        'The headers to send with the PUT to `upload_url`. `content-type` is required and must be the ' +
+        'declared type: the signature covers it (the file is stored as that, nothing else; another type is ' +
+        'refused with 403). `if-none-match: *` makes the upload write once (a second PUT of the file answers ' +
+        '412 `PreconditionFailed`). null when `upload_url` is.',
       example: { 'content-type': 'text/csv', 'if-none-match': '*' },
     }),
   upload_form: z

@@ -2,19 +2,23 @@ import type { Field } from '../headers/aliases';
 import { columnLabel } from '../headers/columns';
 import { normaliseHeader } from '../headers/normalise';
 import { PROFILES, type Profile } from '../headers/profiles';
+import { isHintRow, isLabelRow, isProseRow } from '../headers/row-shape';
 import { subHeader } from '../headers/sub-header';
 import type { CellValue, Table, TableRow } from '../sources/types';
 import { isBlank } from './cells';
 import type { DraftSink, RowReader, RowReaderFactory, TableContext } from './types';
 
 /**
- * One table through header mapping and row normalisation: finds the header row (title rows above it are
- * skipped), recognises a platform export by its header signature or reads the table generically for the
+ * One table through header mapping and row normalisation: finds the header row (title, blank and hint rows
+ * above it are skipped, a hints row right under it is reported and skipped: headers/row-shape.ts), recognises a platform export by its header signature or reads the table generically for the
  * job type, and sends each data row's draft to `emit`. Blank rows are skipped without a warning.
  */
 
 /** How far down a sheet the header row is looked for (title rows, a logo, a date above it). */
 export const HEADER_SEARCH_ROWS = 20;
+
+/** How many rows under a candidate header are looked at to see whether they hold values. */
+const LOOK_BELOW = 3;
 
 export interface TableOutcome {
   readonly sheet: string | null;
@@ -42,12 +46,34 @@ const hasData = (row: TableRow): boolean => {
   return false;
 };
 
-/** The reader of a table whose header row this may be, or null when the row is not a header. */
+/**
+ * The reader of a table whose header row this may be, or null when the row is not a header: a row of
+ * prose (a title sentence, hints describing the columns) never is; a row a platform profile recognises
+ * is; otherwise it needs a name column and either another known column or the shape of a header (labels
+ * over rows of values), since one known column beside unknown ones may be a data row containing `Item`.
+ */
 const readerFor = (
+  row: TableRow,
+  below: readonly TableRow[],
+  ctx: TableContext,
+  generic: RowReaderFactory,
+  profiles: readonly Profile[],
+): RowReader | null => {
+  if (isProseRow(row.cells)) return null;
+  return readerOfHeaders(row.cells.map(headerText), ctx, generic, profiles, () =>
+    isLabelRow(
+      row.cells,
+      below.map((r) => r.cells),
+    ),
+  );
+};
+
+const readerOfHeaders = (
   headers: readonly string[],
   ctx: TableContext,
   generic: RowReaderFactory,
   profiles: readonly Profile[],
+  labelled: () => boolean,
 ): RowReader | null => {
   const normalised = new Set(headers.map(normaliseHeader).filter(Boolean));
   const profile = profiles.find((p) => p.matches(normalised));
@@ -55,8 +81,7 @@ const readerFor = (
   const reader = generic(headers, ctx);
   if (!reader.provides.has('name')) return null;
   const named = headers.filter((h) => h !== '').length;
-  // One recognised column beside unrecognised ones is a data row that happens to contain `Item`.
-  if (reader.provides.size < 2 && named > 2) return null;
+  if (reader.provides.size < 2 && named > 2 && !labelled()) return null;
   return reader;
 };
 
@@ -79,44 +104,74 @@ export const readTable = async (
   let rows = 0;
   let blankHeaders: number[] = [];
   let secondRow = false;
+  /** Until the first product row: rows describing the columns are skipped, with a warning. */
+  let hints = false;
   const dataInBlank = new Set<number>();
+  /** Rows with data while the header is looked for: a candidate and the rows under it. */
+  const waiting: TableRow[] = [];
+
+  const read = (row: TableRow, current: RowReader): void => {
+    if (secondRow) {
+      secondRow = false;
+      // `Price` merged over `Small | Medium | Large` on the next row: one header on two rows.
+      const merged = current.profile === 'generic' ? subHeader(headers, row.cells.map(headerText)) : null;
+      const mergedReader =
+        merged === null ? null : readerOfHeaders(merged, ctx, generic, profiles, () => false);
+      if (merged !== null && mergedReader !== null) {
+        reader = mergedReader;
+        headers = merged;
+        blankHeaders = merged.flatMap((h, i) => (h === '' ? [i] : []));
+        return;
+      }
+    }
+    if (hints && isHintRow(row.cells, headers)) {
+      ctx.warn(
+        row.row,
+        null,
+        'not_an_item',
+        `row ${row.row} describes the columns (a template's hints or notes under the header), not a product: skipped`,
+      );
+      return;
+    }
+    hints = false;
+    rows += 1;
+    for (const i of blankHeaders) if (!isBlank(row.cells[i])) dataInBlank.add(i);
+    for (let i = headers.length; i < row.cells.length; i += 1) if (!isBlank(row.cells[i])) dataInBlank.add(i);
+    (reader ?? current).row(row, emit);
+  };
+
+  /** Tries the first waiting row as the header; once found, the rows under it are read. */
+  const search = (): void => {
+    const candidate = waiting.shift();
+    if (candidate === undefined) return;
+    searched += 1;
+    const found = readerFor(candidate, waiting, ctx, generic, profiles);
+    if (found === null) return;
+    reader = found;
+    headers = candidate.cells.map(headerText);
+    headerRow = candidate.row;
+    blankHeaders = headers.flatMap((h, i) => (h === '' ? [i] : []));
+    secondRow = true;
+    hints = true;
+    for (const row of waiting.splice(0)) read(row, found);
+  };
 
   for await (const batch of table.batches) {
     for (const row of batch) {
-      if (reader === null) {
-        if (searched >= HEADER_SEARCH_ROWS || !hasData(row)) continue;
-        searched += 1;
-        const candidate = row.cells.map(headerText);
-        reader = readerFor(candidate, ctx, generic, profiles);
-        if (reader !== null) {
-          headers = candidate;
-          headerRow = row.row;
-          blankHeaders = candidate.flatMap((h, i) => (h === '' ? [i] : []));
-          secondRow = true;
-        }
+      if (!hasData(row)) continue;
+      if (reader !== null) {
+        read(row, reader);
         continue;
       }
-      if (!hasData(row)) continue;
-      if (secondRow) {
-        secondRow = false;
-        // `Price` merged over `Small | Medium | Large` on the next row: one header on two rows.
-        const merged = reader.profile === 'generic' ? subHeader(headers, row.cells.map(headerText)) : null;
-        const mergedReader = merged === null ? null : readerFor(merged, ctx, generic, profiles);
-        if (merged !== null && mergedReader !== null) {
-          reader = mergedReader;
-          headers = merged;
-          blankHeaders = merged.flatMap((h, i) => (h === '' ? [i] : []));
-          continue;
-        }
-      }
-      rows += 1;
-      for (const i of blankHeaders) if (!isBlank(row.cells[i])) dataInBlank.add(i);
-      for (let i = headers.length; i < row.cells.length; i += 1)
-        if (!isBlank(row.cells[i])) dataInBlank.add(i);
-      reader.row(row, emit);
+      if (searched >= HEADER_SEARCH_ROWS) continue;
+      waiting.push(row);
+      if (waiting.length > LOOK_BELOW) search();
     }
   }
-  if (reader === null) {
+  while (reader === null && waiting.length > 0 && searched < HEADER_SEARCH_ROWS) search();
+  // Assigned by the closures above: TypeScript does not follow it there.
+  const found = reader as RowReader | null;
+  if (found === null) {
     return {
       sheet: ctx.sheet,
       headerRow: null,
@@ -127,13 +182,13 @@ export const readTable = async (
       provides: new Set(),
     };
   }
-  reader.end(emit);
+  found.end(emit);
 
   const columns: Record<string, string> = {};
   const ignored: string[] = [];
   const width = Math.max(headers.length, ...[...dataInBlank].map((i) => i + 1));
   for (let i = 0; i < width; i += 1) {
-    const field = reader.columns.get(i);
+    const field = found.columns.get(i);
     const named = (headers[i] ?? '') !== '';
     if (field !== undefined) columns[columnLabel(headers, i)] = field;
     else if (named || dataInBlank.has(i)) ignored.push(columnLabel(headers, i));
@@ -141,10 +196,10 @@ export const readTable = async (
   return {
     sheet: ctx.sheet,
     headerRow,
-    profile: reader.profile,
+    profile: found.profile,
     columns,
     ignored,
     rows,
-    provides: reader.provides,
+    provides: found.provides,
   };
 };

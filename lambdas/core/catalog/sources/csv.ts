@@ -37,23 +37,60 @@ export const csvParseOptions = (delimiter: CsvDelimiter): Options => ({
   skip_records_with_error: true,
 });
 
-/**
- * The delimiter of a header row: the most frequent of `,` `;` tab `|` outside quotes in the first line,
- * `,` on a tie or when there is none.
- *
- * @example detectDelimiter('name;price;"a,b"\n') // ';'
- */
-export const detectDelimiter = (text: string): CsvDelimiter => {
-  const counts = new Map<string, number>(DELIMITERS.map((d) => [d, 0]));
+/** How many records delimiter detection compares. */
+const SNIFF_RECORDS = 30;
+
+/** How often each delimiter occurs outside quotes in each of the first records (blank lines left out). */
+const delimiterCounts = (text: string): Map<CsvDelimiter, number>[] => {
+  const records: Map<CsvDelimiter, number>[] = [];
+  let counts = new Map<CsvDelimiter, number>(DELIMITERS.map((d) => [d, 0]));
+  let filled = false;
   let quoted = false;
   for (const char of text.replace(/^\ufeff/, '')) {
     if (char === '"') quoted = !quoted;
-    else if (!quoted && (char === '\n' || char === '\r')) break;
-    else if (!quoted && counts.has(char)) counts.set(char, (counts.get(char) ?? 0) + 1);
+    else if (!quoted && (char === '\n' || char === '\r')) {
+      if (filled) records.push(counts);
+      if (records.length >= SNIFF_RECORDS) return records;
+      counts = new Map<CsvDelimiter, number>(DELIMITERS.map((d) => [d, 0]));
+      filled = false;
+      continue;
+    } else if (!quoted && counts.has(char as CsvDelimiter))
+      counts.set(char as CsvDelimiter, (counts.get(char as CsvDelimiter) ?? 0) + 1);
+    if (char.trim() !== '') filled = true;
   }
+  if (filled) records.push(counts);
+  return records;
+};
+
+/**
+ * The delimiter of a table: the one that splits the most of the first records into the same number of
+ * cells (a hint or title row above the header, written with `|` or `;` in its prose, does not decide),
+ * then the most frequent in the first record, `,` on a tie or when there is none.
+ *
+ * @example detectDelimiter('name;price;"a,b"\n') // ';'
+ * @example detectDelimiter('# Required | an id,# Required | a title\nid,title\n1,Tea\n') // ','
+ */
+export const detectDelimiter = (text: string): CsvDelimiter => {
+  const records = delimiterCounts(text);
+  const first = records[0];
+  if (first === undefined) return ',';
+  /** How many records have the delimiter as often as most records that have it do. */
+  const agreeing = (delimiter: CsvDelimiter): number => {
+    const seen = new Map<number, number>();
+    for (const record of records) {
+      const n = record.get(delimiter) ?? 0;
+      if (n > 0) seen.set(n, (seen.get(n) ?? 0) + 1);
+    }
+    return Math.max(0, ...seen.values());
+  };
   let best: CsvDelimiter = ',';
+  let bestScore: readonly [number, number] = [agreeing(','), first.get(',') ?? 0];
   for (const delimiter of DELIMITERS) {
-    if ((counts.get(delimiter) ?? 0) > (counts.get(best) ?? 0)) best = delimiter;
+    const score = [agreeing(delimiter), first.get(delimiter) ?? 0] as const;
+    if (score[0] > bestScore[0] || (score[0] === bestScore[0] && score[1] > bestScore[1])) {
+      best = delimiter;
+      bestScore = score;
+    }
   }
   return best;
 };

@@ -129,8 +129,11 @@ const looksLikeMacRoman = (head: Uint8Array): boolean => {
  * most of what is not ASCII.
  */
 const looksLikeShiftJis = (head: Uint8Array): boolean => {
-  // A double-byte character may be cut at the end of the head: leave the last byte out.
-  const text = iconv.decode(Buffer.from(head.subarray(0, Math.max(0, head.length - 1))), 'shift_jis');
+  // A double-byte character may be cut at the end of the head (its lead byte last, or the last byte left
+  // out here anyway): a replacement character there is the cut, not a byte Shift_JIS cannot read.
+  const text = iconv
+    .decode(Buffer.from(head.subarray(0, Math.max(0, head.length - 1))), 'shift_jis')
+    .replace(/\ufffd$/u, '');
   if (text.includes('\ufffd')) return false;
   let kana = 0;
   let japanese = 0;

@@ -42,6 +42,15 @@ describe('detectDelimiter', () => {
     ['"x;y;z",b\n', ','],
     ['single\n', ','],
     ['\ufeffa;b\r\n', ';'],
+    // A hints row above the header whose prose holds `|` and `;`: the records below decide.
+    [
+      '# Required | A unique id; at most 100 characters.,# Required | The name shown to buyers; plain text.,# Optional | Price and currency | e.g. 9.99 USD\nid,title,price\nA1,Blue mug,9.99 USD\nA2,Red mug,8.50 USD\n',
+      ',',
+    ],
+    // Decimal commas in every line of a tab-separated file: the header's tabs decide the tie.
+    ['name\tprice\nTea, green\t2,50\nCake, lemon\t3,10\n', '\t'],
+    // A multi-line quoted cell counts as one record.
+    ['name;note;price\nTea;"one\ntwo, three";2\nCake;x;3\n', ';'],
   ])('%j → %j', (text, delimiter) => {
     expect(detectDelimiter(text)).toBe(delimiter);
   });

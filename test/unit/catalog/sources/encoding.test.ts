@@ -56,6 +56,15 @@ describe('detectEncoding', () => {
     }
   });
 
+  test('Shift_JIS is Shift_JIS wherever a double-byte character is cut by the end of the head', () => {
+    const head = `カテゴリ,商品名,価格\n${'x'.repeat(40)}`;
+    const text = iconv.encode(`${head}緑茶のセット,300\n`, 'shift_jis');
+    const start = iconv.encode(head, 'shift_jis').length;
+    for (let end = start; end <= start + 8; end += 1) {
+      expect([end, detectEncoding(text.subarray(0, end), false)?.encoding]).toEqual([end, 'shift_jis']);
+    }
+  });
+
   test('a cut character at the end of a complete source is not UTF-8', () => {
     const cut = Buffer.from('price,€', 'utf8').subarray(0, -1);
     expect(detectEncoding(cut, true)?.encoding).toBe('windows-1252');

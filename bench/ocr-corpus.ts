@@ -16,6 +16,7 @@
  *   npm run bench:ocr-corpus -- --only=little_sicily_subs_en.png
  *   npm run bench:ocr-corpus -- --json                     one JSON document
  *   npm run bench:ocr-corpus -- --dump=.local/ocr-text     the recognised text of each file and engine
+ *   npm run bench:ocr-corpus -- --timeout-s=300            a page's time limit (default: the job worker's)
  *
  * Skipped (with a message, exit 0) when `../shared/corpus/menus` is absent: a clone has no corpus.
  */
@@ -35,6 +36,7 @@ import { currencyDecimals } from '../lambdas/core/catalog/money';
 import { sniffPhotoFormat } from '../lambdas/core/catalog/sources/signatures';
 import type { OcrPage } from '../lambdas/core/ports';
 import type { Language } from '../lambdas/core/schemas/job';
+import { draftingAdapters } from '../lambdas/shared/drafting';
 
 const MENUS = join(process.cwd(), '..', 'shared', 'corpus', 'menus');
 
@@ -114,6 +116,8 @@ const ENGINES = {
       decoder,
     };
   },
+  /** What the job worker runs (lambdas/shared/drafting.ts). */
+  worker: (root: string): PageImageDeps => draftingAdapters(root),
 } satisfies Record<string, (root: string) => PageImageDeps>;
 type OcrEngineName = keyof typeof ENGINES;
 
@@ -121,6 +125,11 @@ const args = process.argv.slice(2);
 const option = (name: string): string | undefined =>
   args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const flag = (name: string): boolean => args.includes(`--${name}`);
+/**
+ * Time limit of a page: the job worker's by default; `--timeout-s=300` on a loaded machine, so that the
+ * figures say what each engine reads rather than what it reads before the limit.
+ */
+const TIMEOUT_MS = Number(option('timeout-s') ?? DRAFT_LIMITS.ocrPageTimeoutMs / 1000) * 1000;
 
 /** The OCR text of a page as lines: words of one text row (same line box) in reading order. */
 export const pageLines = (page: OcrPage): string[] => {
@@ -242,7 +251,7 @@ const runEngine = async (
       try {
         const reading = await readPageImage(image, format, deps, {
           languages,
-          timeoutMs: DRAFT_LIMITS.ocrPageTimeoutMs,
+          timeoutMs: TIMEOUT_MS,
           maxOcrPixels: DRAFT_LIMITS.maxOcrPixels,
           decode: needsDecoding({
             format,

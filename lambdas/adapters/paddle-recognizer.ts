@@ -220,16 +220,31 @@ export class PaddleRecognizer implements TextRecognizer {
 }
 
 /**
- * The words of one recognised line, placed in its box: split at spaces, each spanning from its first
- * letter's step to its last's (plus half the line's mean letter pitch either side). Lines read with little
- * confidence are dropped. Every word keeps the line's vertical extent (OcrWord).
+ * A gap between two letters this many times the line's median letter pitch is a space. Paddle's recogniser,
+ * trained mostly on Chinese, often emits none between Latin words ("TomatoSoup$4.50"); its letter steps
+ * still show the gap (a space is about 0.3 em more than a letter's pitch of about 0.55 em).
+ */
+const SPACE_GAP = 1.6;
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+};
+
+/**
+ * The words of one recognised line, placed in its box: split at spaces and at gaps wider than SPACE_GAP
+ * letter pitches, each spanning from its first letter's step to its last's (plus half the line's median
+ * letter pitch either side). Lines read with little confidence are dropped. Every word keeps the line's
+ * vertical extent (OcrWord).
  */
 export const lineWords = (box: TextBox, line: RecognisedLine): OcrWord[] => {
   const chars = line.chars;
   if (chars.length === 0) return [];
   const confidence = chars.reduce((s, c) => s + c.probability, 0) / chars.length;
   if (confidence < MIN_LINE_CONFIDENCE) return [];
-  const pitch = chars.length > 1 ? (chars.at(-1)!.at - chars[0]!.at) / (chars.length - 1) : 0.5;
+  const letters = chars.filter((c) => c.char !== ' ');
+  const gaps = letters.slice(1).map((c, i) => c.at - letters[i]!.at);
+  const pitch = gaps.length > 0 ? median(gaps) : 0.5;
   const words: OcrWord[] = [];
   let current: (typeof chars)[number][] = [];
   const flush = () => {
@@ -250,8 +265,13 @@ export const lineWords = (box: TextBox, line: RecognisedLine): OcrWord[] => {
     current = [];
   };
   for (const c of chars) {
-    if (c.char === ' ') flush();
-    else current.push(c);
+    if (c.char === ' ') {
+      flush();
+      continue;
+    }
+    const previous = current.at(-1);
+    if (previous && gaps.length >= 3 && c.at - previous.at > pitch * SPACE_GAP) flush();
+    current.push(c);
   }
   flush();
   return words;

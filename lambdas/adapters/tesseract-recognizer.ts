@@ -98,18 +98,24 @@ export class TesseractRecognizer implements TextRecognizer, LineReader {
     options: { languages: readonly string[]; timeoutMs: number },
   ): Promise<RecognisedLine[]> {
     if (lines.length === 0) return [];
-    const strip = stackLines(lines);
+    const started = Date.now();
     const language = options.languages[0] ?? 'eng';
     const worker = await this.workerFor(language);
     const tesseract = await this.load();
+    const read: RecognisedLine[] = [];
     try {
       await worker.setParameters({ tessedit_pageseg_mode: tesseract.PSM.SINGLE_BLOCK });
-      const result = await within(
-        worker.recognize(Buffer.from(toPgm(strip.image)), {}, { blocks: true, text: false }),
-        options.timeoutMs,
-      );
+      // Pages of at most STACK_MAX_HEIGHT: Tesseract refuses images over 32,767 pixels high.
+      for (const group of stackGroups(lines)) {
+        const strip = stackLines(group);
+        const result = await within(
+          worker.recognize(Buffer.from(toPgm(strip.image)), {}, { blocks: true, text: false }),
+          options.timeoutMs - (Date.now() - started),
+        );
+        read.push(...strip.assign(result.data, group));
+      }
       await worker.setParameters({ tessedit_pageseg_mode: tesseract.PSM.SPARSE_TEXT });
-      return strip.assign(result.data, lines);
+      return read;
     } catch (error) {
       await this.release();
       throw asOcrError(error, 'the lines could not be read');
@@ -256,6 +262,27 @@ const toPage = (data: Tesseract.Page, size: { width: number; height: number } | 
 
 /** White space around and between stacked lines (pixels): Tesseract needs a margin to find a line. */
 const STACK_MARGIN = 16;
+
+/** Height of one stacked page: well under Tesseract's limit, and a few seconds' reading each. */
+const STACK_MAX_HEIGHT = 8_000;
+
+/** Consecutive lines in groups whose stacked page stays within STACK_MAX_HEIGHT. */
+const stackGroups = (lines: readonly GrayImage[]): GrayImage[][] => {
+  const groups: GrayImage[][] = [];
+  let current: GrayImage[] = [];
+  let height = STACK_MARGIN;
+  for (const line of lines) {
+    if (current.length > 0 && height + line.height + STACK_MARGIN > STACK_MAX_HEIGHT) {
+      groups.push(current);
+      current = [];
+      height = STACK_MARGIN;
+    }
+    current.push(line);
+    height += line.height + STACK_MARGIN;
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+};
 
 /** Line images one under the other on white, and how to give each read word back to its line. */
 const stackLines = (

@@ -20,6 +20,9 @@ export const packagingOptions = (packaging: Packaging) => ({
     npm_config_os: packaging.platform.os,
     npm_config_cpu: packaging.platform.cpu,
     npm_config_libc: packaging.platform.libc,
+    // Prebuilt binaries come in the packages themselves; an install script would fetch more (onnxruntime-node:
+    // GPU builds) or fail offline.
+    npm_config_ignore_scripts: 'true',
   },
   commandHooks: {
     beforeBundling: (): string[] => [],

@@ -1,0 +1,101 @@
+import type { GrayImage } from '../../core/catalog';
+
+/**
+ * Line images cut out of a page for recognition: each detected text box scaled to the height the recogniser
+ * reads, dark text on a light ground whatever the menu printed (light on dark: a blackboard, a screen), its
+ * contrast stretched so that faded print and a photo's grey paper read like ink on white.
+ */
+
+export interface Region {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/**
+ * `region` of `image` resampled to `width` × `height`: each output pixel the mean of the source pixels it
+ * covers when shrinking (no aliasing of thin strokes), bilinear when growing.
+ */
+export const sample = (image: GrayImage, region: Region, width: number, height: number): Uint8Array => {
+  const out = new Uint8Array(width * height);
+  const fx = region.width / width;
+  const fy = region.height / height;
+  const p = image.pixels;
+  const w = image.width;
+  for (let y = 0; y < height; y++) {
+    const sy0 = region.y + y * fy;
+    for (let x = 0; x < width; x++) {
+      const sx0 = region.x + x * fx;
+      let value: number;
+      if (fx > 1 || fy > 1) {
+        const xa = Math.max(0, Math.floor(sx0));
+        const ya = Math.max(0, Math.floor(sy0));
+        const xb = Math.min(image.width, Math.max(xa + 1, Math.ceil(sx0 + fx)));
+        const yb = Math.min(image.height, Math.max(ya + 1, Math.ceil(sy0 + fy)));
+        let sum = 0;
+        let count = 0;
+        for (let yy = ya; yy < yb; yy++)
+          for (let xx = xa; xx < xb; xx++) {
+            sum += p[yy * w + xx]!;
+            count++;
+          }
+        value = count ? sum / count : 255;
+      } else {
+        const sx = Math.max(0, Math.min(image.width - 1, sx0 + fx / 2 - 0.5));
+        const sy = Math.max(0, Math.min(image.height - 1, sy0 + fy / 2 - 0.5));
+        const x0 = Math.floor(sx);
+        const y0 = Math.floor(sy);
+        const x1 = Math.min(image.width - 1, x0 + 1);
+        const y1 = Math.min(image.height - 1, y0 + 1);
+        const ax = sx - x0;
+        const ay = sy - y0;
+        const top = p[y0 * w + x0]! * (1 - ax) + p[y0 * w + x1]! * ax;
+        const bottom = p[y1 * w + x0]! * (1 - ax) + p[y1 * w + x1]! * ax;
+        value = top * (1 - ay) + bottom * ay;
+      }
+      out[y * width + x] = value;
+    }
+  }
+  return out;
+};
+
+/** Ranks of the darkest and lightest pixels that set the stretch: specks and glare do not. */
+const LOW_RANK = 0.02;
+const HIGH_RANK = 0.98;
+
+/**
+ * Dark on light, full contrast. The ground is what most of a line image is (text covers well under half of
+ * its box): when the median is darker than the midpoint of the darkest and lightest pixels, the text is
+ * light on a dark ground and the image is inverted. Then the 2nd–98th percentile range is stretched to 0–255.
+ */
+export const normaliseLine = (pixels: Uint8Array): { pixels: Uint8Array; inverted: boolean } => {
+  const histogram = new Uint32Array(256);
+  for (const v of pixels) histogram[v]!++;
+  const rank = (share: number): number => {
+    const target = share * pixels.length;
+    let seen = 0;
+    for (let v = 0; v < 256; v++) {
+      seen += histogram[v]!;
+      if (seen > target) return v;
+    }
+    return 255;
+  };
+  const low = rank(LOW_RANK);
+  const high = rank(HIGH_RANK);
+  const median = rank(0.5);
+  const inverted = median < (low + high) / 2;
+  const span = Math.max(1, high - low);
+  const out = new Uint8Array(pixels.length);
+  for (let i = 0; i < pixels.length; i++) {
+    const stretched = Math.max(0, Math.min(255, ((pixels[i]! - low) * 255) / span));
+    out[i] = inverted ? 255 - stretched : stretched;
+  }
+  return { pixels: out, inverted };
+};
+
+/** A text box cut out at `height` pixels high (its width in proportion, at most `maxWidth`), normalised. */
+export const lineImage = (image: GrayImage, box: Region, height: number, maxWidth: number): GrayImage => {
+  const width = Math.max(1, Math.min(maxWidth, Math.round((box.width * height) / Math.max(1, box.height))));
+  return { width, height, pixels: normaliseLine(sample(image, box, width, height)).pixels };
+};

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
 import {
   OCR_LANGUAGE_DATA,
   PADDLE_LANGUAGES,
@@ -13,7 +13,12 @@ import { repoRoot } from '../../lib/aws/paths';
 import { packagingOptions } from '../../lib/aws/service-function';
 import { cleanUp, logicalId, synthesized } from './synth';
 
-afterAll(cleanUp);
+// esbuild's build() starts a service child process: stopped here, so the test worker holds no child when
+// jest shuts it down (a worker waiting on it kept jest from exiting).
+afterAll(async () => {
+  cleanUp();
+  await stop();
+});
 
 const root = repoRoot();
 const projectRequire = createRequire(join(root, 'package.json'));

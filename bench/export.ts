@@ -4,7 +4,9 @@
  * multipart write, no hashing, no records). Memory must stay flat as the catalog grows.
  *
  *   npx tsx bench/export.ts [sizes...]        e.g. npx tsx bench/export.ts 1000 100000 1000000
+ *   BENCH_FORMATS=shopify_csv,xlsx npx tsx bench/export.ts 100000   the formats to export (default: all)
  *
+ * Every format of SPEC 3.2 is exported from the same stored catalog (items/s per format, peak RSS).
  * The emulators run in a child process (their in-memory S3 holds the objects), and every measured step
  * runs in a fresh process of its own, so each peak RSS is that step's alone.
  */
@@ -18,6 +20,7 @@ import type { Item } from '../lambdas/core/catalog/document';
 import { catalogJsonChunks } from '../lambdas/core/catalog/writer';
 import type { ExportRecord, JobRecord } from '../lambdas/core/model';
 import { objectKeys } from '../lambdas/core/ports';
+import { EXPORT_FORMATS, type ExportFormat } from '../lambdas/core/schemas/export';
 import { processExport } from '../lambdas/core/use-cases/export-processing';
 import { loadConfig } from '../lambdas/shared/config';
 import { buildDeps } from '../lambdas/shared/deps';
@@ -40,7 +43,7 @@ function* items(count: number): Generator<Item> {
       tags: ['bench'],
       calories: null,
       modifier_group_ids: [],
-      images: [],
+      images: [{ url: `https://img.bench.example/${i}.jpg`, width: null, height: null }],
       external_id: null,
       option_names: [],
       variants: [
@@ -111,14 +114,23 @@ const seed = async (count: number) => {
     catalogJsonChunks(doc),
     'application/json',
   );
+  console.log(JSON.stringify({ clientId, jobId: job.id, bytes: written.sizeBytes }));
+};
+
+/** An export of the seeded job in one format; prints its id. */
+const newExport = async (clientId: string, jobId: string, format: ExportFormat) => {
+  const deps = buildDeps(loadConfig(process.env));
+  const now = new Date().toISOString();
   const exp: ExportRecord = {
     id: randomUUID(),
     clientId,
-    jobId: job.id,
-    jobType: job.jobType,
+    jobId,
+    jobType: 'new_retail_catalog',
     state: 'initiated',
     version: 1,
     callbackUrl: null,
+    format,
+    linkTemplate: 'https://shop.bench.example/products/{handle}',
     clientMappings: {},
     createdAt: now,
     updatedAt: now,
@@ -129,7 +141,7 @@ const seed = async (count: number) => {
     error: null,
   };
   await deps.exports.create(exp);
-  console.log(JSON.stringify({ clientId, exportId: exp.id, jobId: job.id, bytes: written.sizeBytes }));
+  console.log(JSON.stringify({ exportId: exp.id }));
 };
 
 /** Runs one measured step in this process and prints its time and memory. */
@@ -199,35 +211,43 @@ const orchestrate = async (sizes: number[]) => {
   const env = { ...process.env, ...(JSON.parse(line) as { env: Record<string, string> }).env };
   const rows: Record<string, string | number>[] = [];
   try {
+    const formats = (process.env.BENCH_FORMATS?.split(',') ?? EXPORT_FORMATS) as ExportFormat[];
     for (const size of sizes) {
       const seeded = self(['seed', String(size)], env);
       const copy = self(['copy', seeded.clientId, seeded.jobId], env);
-      const exported = self(['export', seeded.clientId, seeded.exportId], env);
-      rows.push({
-        items: size,
-        'file MB': +(seeded.bytes / 2 ** 20).toFixed(1),
-        'export s': +(exported.ms / 1000).toFixed(2),
-        'items/s': Math.round(size / (exported.ms / 1000)),
-        'baseline copy s': +(copy.ms / 1000).toFixed(2),
-        'export/baseline': +(exported.ms / copy.ms).toFixed(2),
-        'export peak RSS MB': +exported.peakRssMb.toFixed(0),
-        'export RSS growth MB': +(exported.peakRssMb - exported.rssBeforeMb).toFixed(1),
-        'copy peak RSS MB': +copy.peakRssMb.toFixed(0),
-      });
+      for (const format of formats) {
+        const { exportId } = self(['new-export', seeded.clientId, seeded.jobId, format], env);
+        const exported = self(['export', seeded.clientId, exportId], env);
+        rows.push({
+          format,
+          items: size,
+          'file MB': +(seeded.bytes / 2 ** 20).toFixed(1),
+          'export s': +(exported.ms / 1000).toFixed(2),
+          'items/s': Math.round(size / (exported.ms / 1000)),
+          'baseline copy s': +(copy.ms / 1000).toFixed(2),
+          'export/baseline': +(exported.ms / copy.ms).toFixed(2),
+          'export peak RSS MB': +exported.peakRssMb.toFixed(0),
+          'export RSS growth MB': +(exported.peakRssMb - exported.rssBeforeMb).toFixed(1),
+          'copy peak RSS MB': +copy.peakRssMb.toFixed(0),
+        });
+      }
     }
   } finally {
     emulators.kill('SIGTERM');
   }
   console.table(rows);
-  const peaks = rows.map((r) => Number(r['export peak RSS MB']));
-  console.log(
-    `export peak RSS from ${rows[0]?.items} to ${rows.at(-1)?.items} items: ${peaks[0]} MB -> ${peaks.at(-1)} MB ` +
-      `(${(peaks.at(-1)! - peaks[0]!).toFixed(0)} MB more for ${Math.round(Number(rows.at(-1)?.items) / Number(rows[0]?.items))}x the items)`,
-  );
+  for (const format of new Set(rows.map((r) => r.format))) {
+    const mine = rows.filter((r) => r.format === format);
+    const peaks = mine.map((r) => Number(r['export peak RSS MB']));
+    console.log(
+      `${format}: export peak RSS from ${mine[0]?.items} to ${mine.at(-1)?.items} items: ${peaks[0]} MB -> ${peaks.at(-1)} MB`,
+    );
+  }
 };
 
 const [mode, ...args] = process.argv.slice(2);
 if (mode === 'seed') await seed(Number(args[0]));
+else if (mode === 'new-export') await newExport(args[0]!, args[1]!, args[2] as ExportFormat);
 else if (mode === 'export') await runExport(args[0]!, args[1]!);
 else if (mode === 'copy') await runCopy(args[0]!, args[1]!);
 else await orchestrate((mode ? [mode, ...args] : ['1000', '100000', '1000000']).map(Number));

@@ -47,6 +47,12 @@ export const TABLE = {
     { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK', projection: { type: 'KEYS_ONLY' } },
     /** A job or an export by its id alone (the operations API, `npm run callbacks -- replay`). */
     { name: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK', projection: { type: 'KEYS_ONLY' } },
+    /**
+     * One merchant's completed jobs (client, job type and merchant_token), latest first: the previous
+     * catalog a job's `results.changes` is measured against, found by one query. Sparse: only jobs with a
+     * merchant_token are in it, and only once completed (the sort key is written by that transition).
+     */
+    { name: 'GSI4', partitionKey: 'GSI4PK', sortKey: 'GSI4SK', projection: { type: 'KEYS_ONLY' } },
   ] satisfies IndexDefinition[],
   /**
    * The outbox and the open jobs are spread over this many GSI2 partitions (`OUTBOX#0` ... `OUTBOX#3`),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ConflictError, ValidationError } from '../core/errors';
 import type { JobRecord } from '../core/model';
 import type { JobListQuery, JobRef, JobRepository, Page, Transition } from '../core/ports';
@@ -12,8 +13,10 @@ import {
   GSI1,
   GSI2,
   GSI3,
+  GSI4,
   getItem,
   type IndexUpdate,
+  idOfKey,
   keys,
   outboxSortKey,
   queryShards,
@@ -25,6 +28,9 @@ import {
 } from './dynamo-table';
 
 const CURSOR_FIELDS = ['sk', 'gsk'] as const;
+
+const merchantPartition = (clientId: string, jobType: string, token: string): string =>
+  keys.merchantJobs(clientId, jobType, createHash('sha256').update(token, 'utf8').digest('base64url'));
 /** A filtered listing reads at most this many pages before answering with what it has and a cursor. */
 const MAX_PAGES_PER_LIST = 10;
 
@@ -74,6 +80,10 @@ export class DynamoJobRepository implements JobRepository {
           GSI2SK: outboxSortKey(job.createdAt, 'job', job.clientId, job.id),
           GSI3PK: keys.jobById(job.id),
           GSI3SK: keys.client(job.clientId),
+          // A merchant's history (GSI4) holds the job once it completes, when that transition adds GSI4SK.
+          ...(job.jobData.merchant_token
+            ? { GSI4PK: merchantPartition(job.clientId, job.jobType, job.jobData.merchant_token) }
+            : {}),
           // Sort keys the job takes in the sweep index later (copied there by transitions).
           openSortKey: `${job.dueAt}#${job.id}`,
           reviewSortKey: `${job.processingType === 'rush' ? 0 : 1}#${job.dueAt}#${job.id}`,
@@ -159,14 +169,10 @@ export class DynamoJobRepository implements JobRepository {
 
   transition(clientId: string, id: string, t: Transition<JobStateEvent, JobRecord>): Promise<JobRecord> {
     const move = JOB_TRANSITIONS[t.event];
-    return transitionItem(
-      this.ctx,
-      this.key(clientId, id),
-      move,
-      t,
-      'job transition',
-      sweepIndexFor(move.to, id),
-    );
+    const sweep = sweepIndexFor(move.to, id);
+    const index: IndexUpdate =
+      move.to === 'completed' ? { ...sweep, set: { ...sweep.set, GSI4SK: `${t.at}#${id}` } } : sweep;
+    return transitionItem(this.ctx, this.key(clientId, id), move, t, 'job transition', index);
   }
 
   /** Moves the job from the outbox to the open jobs, unless a transition has already moved it on. */
@@ -252,6 +258,35 @@ export class DynamoJobRepository implements JobRepository {
       .map(refOf)
       .sort((a, b) => a.dueAt.localeCompare(b.dueAt) || a.id.localeCompare(b.id))
       .slice(0, limit);
+  }
+
+  /**
+   * The merchant's latest completed job of this type other than `exceptId`: one query of its partition in
+   * the merchant index (GSI4), newest first, then the job read from the table.
+   */
+  async findPreviousCompleted(
+    clientId: string,
+    jobType: JobRecord['jobType'],
+    merchantToken: string,
+    exceptId: string,
+  ): Promise<JobRecord | undefined> {
+    const result = await translateAwsErrors('find previous job', () =>
+      this.ctx.db.query({
+        TableName: this.ctx.tableName,
+        IndexName: GSI4,
+        KeyConditionExpression: 'GSI4PK = :p',
+        ExpressionAttributeValues: { ':p': merchantPartition(clientId, jobType, merchantToken) },
+        ScanIndexForward: false,
+        Limit: 2,
+      }),
+    );
+    for (const entry of result.Items) {
+      const id = idOfKey(entry.SK);
+      if (id === exceptId) continue;
+      const job = await this.get(clientId, id);
+      if (job?.state === 'completed') return job;
+    }
+    return undefined;
   }
 
   async findById(id: string): Promise<JobRecord | undefined> {

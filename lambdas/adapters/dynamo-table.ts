@@ -24,6 +24,9 @@ export const keys = {
   /** Jobs waiting for the operations team, rush first, then by due date. */
   reviewJobs: 'REVIEW_JOBS',
   jobById: (id: string) => `JOB#${id}`,
+  /** One merchant's jobs of one type: the token is hashed (it is the client's text, up to 255 characters). */
+  merchantJobs: (clientId: string, jobType: string, merchantTokenDigest: string) =>
+    `CLIENT#${clientId}#MERCHANT#${jobType}#${merchantTokenDigest}`,
   exportById: (id: string) => `EXPORT#${id}`,
 } as const;
 
@@ -45,6 +48,7 @@ export const idOfKey = (sk: unknown): string => String(sk).slice(String(sk).inde
 export const GSI1 = TABLE.indexes[0]!.name;
 export const GSI2 = TABLE.indexes[1]!.name;
 export const GSI3 = TABLE.indexes[2]!.name;
+export const GSI4 = TABLE.indexes[3]!.name;
 
 export interface TableContext {
   readonly db: DocumentTable;
@@ -60,6 +64,8 @@ const KEY_ATTRIBUTES = [
   'GSI2SK',
   'GSI3PK',
   'GSI3SK',
+  'GSI4PK',
+  'GSI4SK',
   'entity',
   'openSortKey',
   'reviewSortKey',

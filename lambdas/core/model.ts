@@ -1,7 +1,8 @@
-import type { ExportState } from './schemas/export';
+import type { ExportContentType, ExportFormat, ExportState } from './schemas/export';
 import type { FileState } from './schemas/file';
 import type { JobData, JobState, JobType, ProcessingType } from './schemas/job';
 import type { JobResults } from './schemas/results';
+import type { ExportWarningCode } from './schemas/warning-codes';
 
 /** A problem object (RFC 9457) as stored on a failed job or export. */
 export interface Problem {
@@ -42,10 +43,26 @@ export interface JobRecord {
 }
 
 export interface ExportFile {
-  readonly content_type: 'application/json';
+  readonly content_type: ExportContentType;
   readonly size_bytes: number;
   readonly checksum_sha256: string;
   readonly item_count: number;
+}
+
+/** One file of an export split to fit the target's size limit (SPEC 3.2 `files`), as stored. */
+export interface StoredExportFile extends ExportFile {
+  readonly name: string;
+  readonly key: string;
+}
+
+/** What a format could not carry, or changed to make the target accept the file: one entry per reason. */
+export interface ExportWarning {
+  readonly code: ExportWarningCode;
+  /** The catalog field concerned (`modifier_groups`, `variants.price`), or null. */
+  readonly field: string | null;
+  /** How many items (or variants, as the message says) it concerns. */
+  readonly count: number;
+  readonly message: string;
 }
 
 export interface CallbackStatus {
@@ -63,6 +80,10 @@ export interface ExportRecord {
   readonly state: ExportState;
   readonly version: number;
   readonly callbackUrl: string | null;
+  /** SPEC 3.2; absent on exports created before formats (they are `catalog_json`). */
+  readonly format?: ExportFormat;
+  /** `google_merchant_tsv`, `meta_catalog_csv`: the product page URL of each offer. */
+  readonly linkTemplate?: string | null;
   readonly clientMappings: Record<string, unknown>;
   readonly createdAt: string;
   readonly updatedAt: string;
@@ -70,6 +91,9 @@ export interface ExportRecord {
   /** Key of the export file in the exports bucket, once written. */
   readonly objectKey: string | null;
   readonly file: ExportFile | null;
+  /** Every file when the export was split (the first is `objectKey`/`file`); absent or null otherwise. */
+  readonly files?: readonly StoredExportFile[] | null;
+  readonly warnings?: readonly ExportWarning[];
   readonly callback: CallbackStatus | null;
   readonly error: Problem | null;
 }
@@ -107,7 +131,22 @@ export type JobResource = ReturnType<typeof jobResource>;
 export interface DeliveryLink {
   readonly url: string;
   readonly expiresAt: string;
+  /** A split export: a link for each of its files, the first being `url`. */
+  readonly files?: readonly { readonly url: string; readonly expiresAt: string }[];
 }
+
+/** A split export's files with their links (SPEC 3.2); null for an export of one file. */
+const exportFiles = (exp: ExportRecord, delivery: DeliveryLink | null) =>
+  exp.files && exp.files.length > 1
+    ? exp.files.map((f, i) => ({
+        name: f.name,
+        url: delivery?.files?.[i]?.url ?? null,
+        content_type: f.content_type,
+        size_bytes: f.size_bytes,
+        checksum_sha256: f.checksum_sha256,
+        item_count: f.item_count,
+      }))
+    : null;
 
 /** SPEC 3.2: the data export as the API (and its callback) shows it. The seed's seven fields come first. */
 export const exportResource = (exp: ExportRecord, delivery: DeliveryLink | null) => ({
@@ -118,11 +157,14 @@ export const exportResource = (exp: ExportRecord, delivery: DeliveryLink | null)
   job_id: exp.jobId,
   job_type: exp.jobType,
   client_mappings: exp.clientMappings,
+  format: exp.format ?? 'catalog_json',
   created_at: exp.createdAt,
   updated_at: exp.updatedAt,
   completed_at: exp.completedAt,
   delivery_url_expires_at: delivery?.expiresAt ?? null,
   file: exp.file,
+  files: exportFiles(exp, delivery),
+  warnings: [...(exp.warnings ?? [])],
   callback: exp.callback,
   error: exp.error,
 });

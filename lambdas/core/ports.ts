@@ -70,6 +70,16 @@ export interface JobRepository {
   listOverdue(dueBefore: string, limit: number): Promise<JobRef[]>;
   /** A job by its id alone, whatever its client (the operations API). */
   findById(id: string): Promise<JobRecord | undefined>;
+  /**
+   * The latest completed job of the client with this type and merchant_token, other than `exceptId`: what a
+   * job's `results.changes` is measured against (SPEC 5.5). One indexed query, never a scan.
+   */
+  findPreviousCompleted(
+    clientId: string,
+    jobType: JobType,
+    merchantToken: string,
+    exceptId: string,
+  ): Promise<JobRecord | undefined>;
 }
 
 export interface ExportRepository {
@@ -194,8 +204,13 @@ export const objectKeys = {
   upload: (clientId: string, fileId: string): string => `uploads/${clientId}/${fileId}`,
   /** A job's catalog document, draft or final (catalogs bucket). */
   catalog: (clientId: string, jobId: string): string => `catalogs/${clientId}/${jobId}.json`,
-  /** An export's file (exports bucket). */
+  /** An export's file (exports bucket): the catalog document of SPEC 5.5. */
   exportFile: (clientId: string, exportId: string): string => `exports/${clientId}/${exportId}.json`,
+  /** File `index` (1-based) of an export in another format (exports bucket). */
+  exportPart: (clientId: string, exportId: string, index: number): string =>
+    `exports/${clientId}/${exportId}/${index}`,
+  /** Every change of a job's catalog since the merchant's previous one (catalogs bucket; catalog/changes.ts). */
+  changes: (clientId: string, jobId: string): string => `changes/${clientId}/${jobId}.json`,
   /** Provenance and confidence of a job's drafted items, for review (catalogs bucket; use-cases/draft-review.ts). */
   draftReview: (clientId: string, jobId: string): string => `drafts/${clientId}/${jobId}.json`,
   /** The bytes of a job's URL source `index` as the worker read them, for review (catalogs bucket). */

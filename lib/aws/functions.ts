@@ -197,8 +197,9 @@ export const ACCESS: Readonly<Record<string, Access>> = {
     { catalogs: 'read', uploads: 'read' },
   ),
   'ops-put-catalog': access(
-    'finds the job (GSI3), replaces the draft catalog and records its summary on the job',
-    table(MOVES, 'GSI3'),
+    'finds the job (GSI3), replaces the draft catalog and records its summary on the job, with its changes ' +
+      "since the merchant's previous job (GSI4, whose catalog it reads)",
+    table(MOVES, 'GSI3', 'GSI4'),
     { catalogs: 'readWrite' },
   ),
   'ops-complete-job': access(
@@ -215,8 +216,9 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   ),
   authorizer: access('looks up the API key digest', table(['GetItem'])),
   'job-worker': access(
-    'advances the job, reads uploaded sources, writes the catalog, wakes the exports waiting on the job (GSI1)',
-    table(MOVES, 'GSI1'),
+    'advances the job, reads uploaded sources, writes the catalog and its changes since the merchant’s ' +
+      'previous job (GSI4), wakes the exports waiting on the job (GSI1)',
+    table(MOVES, 'GSI1', 'GSI4'),
     { uploads: 'read', catalogs: 'readWrite' },
     ['exports'],
   ),

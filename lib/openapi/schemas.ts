@@ -149,6 +149,19 @@ requestRegistry.add(createExportRequestSchema.shape.id, {
   format: 'uuid',
 });
 requestRegistry.add(createExportRequestSchema.shape.type, { description: 'Only `catalog`.' });
+requestRegistry.add(createExportRequestSchema.shape.format, {
+  description:
+    'What to write (default `catalog_json`, the catalog document): a platform’s import file (`shopify_csv`, ' +
+    '`woocommerce_csv`, `google_merchant_tsv`, `meta_catalog_csv`: retail jobs; `square_csv`, ' +
+    '`square_catalog_json`: any job; `ubereats_menu_json`: menus), `csv` or `xlsx` (one row per variant), or ' +
+    '`changes` (jobs with a merchant_token). A format that does not fit the job’s type is a 400 at `/format`.',
+});
+requestRegistry.add(createExportRequestSchema.shape.link_template, {
+  description:
+    'Required by `google_merchant_tsv` and `meta_catalog_csv`, refused by the others: the URL of each ' +
+    'product’s page, with `{handle}` (the product’s URL handle) or `{id}` (the offer id), e.g. ' +
+    '`https://shop.example/products/{handle}`.',
+});
 requestRegistry.add(createExportRequestSchema.shape.callback_url, {
   description:
     'An https URL to POST the export to once it is completed or failed (see the callback). Plain http is ' +

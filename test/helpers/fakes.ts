@@ -133,6 +133,25 @@ export class FakeJobRepository implements JobRepository {
     const job = [...this.items.values()].find((j) => j.id === id);
     return job && clone(job);
   }
+  async findPreviousCompleted(
+    clientId: string,
+    jobType: JobRecord['jobType'],
+    merchantToken: string,
+    exceptId: string,
+  ): Promise<JobRecord | undefined> {
+    const job = [...this.items.values()]
+      .filter(
+        (j) =>
+          j.clientId === clientId &&
+          j.jobType === jobType &&
+          j.jobData.merchant_token === merchantToken &&
+          j.state === 'completed' &&
+          j.id !== exceptId,
+      )
+      // As the index: by when the job moved to completed (the transition's time, its updatedAt since).
+      .sort((a, b) => `${b.updatedAt}#${b.id}`.localeCompare(`${a.updatedAt}#${a.id}`))[0];
+    return job && clone(job);
+  }
   async deleteUnenqueued(clientId: string, id: string): Promise<boolean> {
     const key = this.key(clientId, id);
     if (!this.outbox.has(key) || this.items.get(key)?.version !== 1) return false;

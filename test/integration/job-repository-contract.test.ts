@@ -217,6 +217,37 @@ describe.each([
     expect((await jobs.listOverdue('2026-11-21T00:00:00.000Z', 1)).map((j) => j.id)).toEqual([reviewed.id]);
   });
 
+  it("finds a merchant's latest completed job of a type, by one query (SPEC 5.5 results.changes)", async () => {
+    const merchant = (token: string, jobType: JobRecord['jobType'] = 'new_menu') =>
+      ({
+        jobType,
+        jobData: {
+          catalog_sources: ['https://m.example/a.csv'],
+          merchant_name: 'Joe',
+          merchant_token: token,
+        },
+      }) as Partial<JobRecord>;
+    const completedAt = async (overrides: Partial<JobRecord>, at: string, clientId = client) => {
+      const job = aJob({ clientId, ...overrides });
+      await jobs.create(job);
+      await jobs.markEnqueued(job.clientId, job.id);
+      await jobs.transition(job.clientId, job.id, { event: 'claim', at });
+      return jobs.transition(job.clientId, job.id, { event: 'complete', at });
+    };
+    const older = await completedAt(merchant('joe'), '2026-11-20T10:00:00.000Z');
+    const newer = await completedAt(merchant('joe'), '2026-11-21T10:00:00.000Z');
+    await completedAt(merchant('other'), '2026-11-22T10:00:00.000Z');
+    await completedAt(merchant('joe', 'new_retail_catalog'), '2026-11-22T10:00:00.000Z');
+    await completedAt(merchant('joe'), '2026-11-22T10:00:00.000Z', uniqueClient());
+    const reviewing = aJob({ clientId: client, ...merchant('joe') });
+    await jobs.create(reviewing);
+    await jobs.transition(client, reviewing.id, { event: 'claim', at: '2026-11-23T10:00:00.000Z' });
+    expect((await jobs.findPreviousCompleted(client, 'new_menu', 'joe', reviewing.id))?.id).toBe(newer.id);
+    expect((await jobs.findPreviousCompleted(client, 'new_menu', 'joe', newer.id))?.id).toBe(older.id);
+    expect(await jobs.findPreviousCompleted(client, 'new_menu', 'nobody', reviewing.id)).toBeUndefined();
+    expect(await jobs.findPreviousCompleted(uniqueClient(), 'new_menu', 'joe', reviewing.id)).toBeUndefined();
+  });
+
   it('finds a job by its id alone, whatever its client', async () => {
     const job = await queued({ clientId: uniqueClient() });
     expect(await jobs.findById(job.id)).toEqual(job);

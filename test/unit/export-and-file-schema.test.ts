@@ -8,7 +8,7 @@ describe('data export request (seed 2.4, SPEC 3.2)', () => {
   const local = makeCreateExportRequestSchema({ allowHttpCallbacks: true, allowLoopback: true });
 
   it('accepts the seed request with and without callback_url', () => {
-    expect(strict.parse({ id, type: 'catalog' })).toEqual({ id, type: 'catalog' });
+    expect(strict.parse({ id, type: 'catalog' })).toEqual({ id, type: 'catalog', format: 'catalog_json' });
     expect(strict.parse({ id, type: 'catalog', callback_url: 'https://hooks.test/x' }).callback_url).toBe(
       'https://hooks.test/x',
     );
@@ -18,7 +18,32 @@ describe('data export request (seed 2.4, SPEC 3.2)', () => {
   it('rejects types other than catalog, ids that are not UUIDs, and unknown fields', () => {
     expect(strict.safeParse({ id, type: 'menu' }).success).toBe(false);
     expect(strict.safeParse({ id: '42', type: 'catalog' }).success).toBe(false);
-    expect(strict.safeParse({ id, type: 'catalog', format: 'csv' }).success).toBe(false);
+    expect(strict.safeParse({ id, type: 'catalog', colour: 'csv' }).success).toBe(false);
+  });
+
+  it('takes a format (SPEC 3.2), and a link_template exactly for the feed formats', () => {
+    expect(strict.parse({ id, type: 'catalog', format: 'shopify_csv' }).format).toBe('shopify_csv');
+    expect(strict.safeParse({ id, type: 'catalog', format: 'pdf' }).success).toBe(false);
+    const feed = strict.safeParse({ id, type: 'catalog', format: 'google_merchant_tsv' });
+    expect(feed.success).toBe(false);
+    expect(feed.error?.issues[0]?.path).toEqual(['link_template']);
+    const link = 'https://shop.example/products/{handle}';
+    expect(
+      strict.parse({ id, type: 'catalog', format: 'meta_catalog_csv', link_template: link }).link_template,
+    ).toBe(link);
+    expect(strict.safeParse({ id, type: 'catalog', format: 'csv', link_template: link }).success).toBe(false);
+    expect(
+      strict.safeParse({
+        id,
+        type: 'catalog',
+        format: 'google_merchant_tsv',
+        link_template: 'https://shop.example/',
+      }).success,
+    ).toBe(false);
+    expect(
+      strict.safeParse({ id, type: 'catalog', format: 'google_merchant_tsv', link_template: 'ftp://x/{id}' })
+        .success,
+    ).toBe(false);
   });
 
   it('requires https callbacks except in the local runtime', () => {

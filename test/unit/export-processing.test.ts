@@ -162,3 +162,91 @@ describe('processExport (SPEC 5.3)', () => {
     expect((await deps.exports.get(first.clientId, first.id))?.error?.code).toBe('job_failed');
   });
 });
+
+describe('processExport in a platform format (SPEC 3.2 format, files, warnings)', () => {
+  it('splits a Shopify CSV over 15 MB into files, each signed, delivery_url the first, the split in warnings', async () => {
+    const { catalogJsonChunks, makeEntityIds } = await import('../../lambdas/core/catalog/index');
+    const { exportResource } = await import('../../lambdas/core/model');
+    const { deliveryLink } = await import('../../lambdas/core/use-cases/exports');
+    const deps = fakeDeps();
+    const job = aJob({ state: 'completed', jobType: 'new_retail_catalog' });
+    await deps.jobs.create(job);
+    const id = makeEntityIds(job.id);
+    const description = 'd'.repeat(19_000);
+    const items = Array.from({ length: 850 }, (_, i) => ({
+      id: id('item', String(i)),
+      name: `Product ${i}`,
+      description,
+      category_id: null,
+      brand: null,
+      tags: [],
+      calories: 120,
+      modifier_group_ids: [],
+      images: [],
+      external_id: null,
+      option_names: [],
+      variants: [
+        {
+          id: id('variant', String(i)),
+          name: null,
+          options: {},
+          sku: `SKU-${i}`,
+          gtin: null,
+          size: null,
+          unit: null,
+          price: { amount: 1000, currency: 'USD' },
+          pricing: 'fixed' as const,
+          images: [],
+          external_id: null,
+        },
+      ],
+    }));
+    const chunks: string[] = [];
+    for await (const chunk of catalogJsonChunks({
+      format_version: 2,
+      job_id: job.id,
+      job_type: 'new_retail_catalog',
+      generated_at: job.createdAt,
+      language: 'en_us',
+      currency: 'USD',
+      merchant: { name: 'Joe', address: null, token: null },
+      categories: [],
+      items,
+      modifier_groups: [],
+      image_mappings: [],
+    }))
+      chunks.push(chunk);
+    deps.catalogs.objects.set(objectKeys.catalog(job.clientId, job.id), Buffer.from(chunks.join('')));
+    const exp = await createExport(deps, job.clientId, {
+      id: job.id,
+      type: 'catalog',
+      format: 'shopify_csv',
+    });
+    expect((await processExport(deps, job.clientId, exp.id)).kind).toBe('completed');
+    const done = (await deps.exports.get(job.clientId, exp.id)) as ExportRecord;
+    const resource = exportResource(done, await deliveryLink(deps, done));
+    expect(resource.format).toBe('shopify_csv');
+    expect(resource.files).toHaveLength(2);
+    expect(resource.files?.map((f) => f.name)).toEqual(['products-1.csv', 'products-2.csv']);
+    expect(resource.files?.every((f) => f.size_bytes <= 15_000_000 && f.content_type === 'text/csv')).toBe(
+      true,
+    );
+    expect(resource.files?.reduce((n, f) => n + f.item_count, 0)).toBe(850);
+    expect(resource.file).toMatchObject({
+      content_type: 'text/csv',
+      size_bytes: resource.files?.[0]?.size_bytes,
+    });
+    expect(resource.delivery_url).toBe(resource.files?.[0]?.url);
+    expect(resource.files?.[1]?.url).toContain(objectKeys.exportPart(job.clientId, exp.id, 2));
+    for (const [i, f] of (done.files ?? []).entries()) {
+      const bytes = deps.exportFiles.objects.get(f.key) as Buffer;
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(resource.files?.[i]?.checksum_sha256);
+    }
+    expect(resource.warnings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ code: 'split', count: 2 }),
+        expect.objectContaining({ code: 'not_carried', field: 'calories', count: 850 }),
+      ]),
+    );
+  }, 60_000);
+});

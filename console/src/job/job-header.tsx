@@ -1,6 +1,7 @@
 import type { OpsJob } from '../api/types';
 import { useNow } from '../hooks';
 import { formatDue, timeLeft } from '../time';
+import { CatalogChanges } from './catalog-changes';
 
 const STATE_LABELS: Record<string, string> = {
   in_review: 'in review',
@@ -80,6 +81,7 @@ export const JobHeader = ({
           </ul>
         </div>
       )}
+      <CatalogChanges changes={job.results?.changes} />
       {job.error && (
         <p class="error">
           Failed: {job.error.code} — {job.error.detail}

@@ -10,6 +10,7 @@ import { CatalogError, CatalogLimitError, SourceCutShortError } from './errors';
 import { applyClientMappings } from './finishing/client-mappings';
 import { type ImageMappingOptions, mapImages } from './finishing/image-mapping';
 import { summariseCatalog } from './finishing/results';
+import { entityNamespace } from './ids';
 import { JOB_TYPE_RULES } from './job-types';
 import { defaultCurrency } from './money';
 import { readSource, type SourceInput } from './read-source';
@@ -20,6 +21,8 @@ import { WebBudget, type WebJobContext } from './web/web-session';
 /** The parts of a job the pipeline needs (SPEC 3.1; `language` is absent on retail_image_mapping). */
 export interface CatalogJob {
   readonly id: string;
+  /** With `merchant_token`, entity ids are the merchant's, stable across jobs (ids.ts entityNamespace). */
+  readonly client_id?: string;
   readonly job_type: JobType;
   readonly job_data: {
     readonly merchant_name: string;
@@ -111,7 +114,11 @@ export const buildCatalog = async (input: BuildCatalogInput): Promise<BuiltCatal
   const log = new WarningLog(input.keptWarnings ?? KEPT_WARNINGS);
   const warn = log.add.bind(log);
   const assembler = new CatalogAssembler({
-    jobId: job.id,
+    jobId: entityNamespace({
+      id: job.id,
+      clientId: job.client_id,
+      merchantToken: job.job_data.merchant_token,
+    }),
     identity: rules.identity,
     maxItems: input.maxItems,
     warn,

@@ -73,8 +73,22 @@ const PREFIX: Readonly<Record<EntityKind, string>> = {
 };
 
 /**
- * Deterministic entity ids (SPEC 5.5): UUIDv5 in the job's namespace of `kind:naturalKey`, so the same
- * input always yields the same ids and two jobs never share one.
+ * The namespace of a catalog's entity ids (SPEC 5.5): the job's id; or, when the job names its merchant
+ * (`merchant_token`), one derived from the client and the token, so that one merchant's entities keep their
+ * ids from one job to the next (what lets `results.changes` match them) while two clients never share one.
+ */
+export const entityNamespace = (job: {
+  readonly id: string;
+  readonly clientId?: string | null;
+  readonly merchantToken?: string | null;
+}): string =>
+  job.clientId && job.merchantToken
+    ? uuidV5(`merchant:${job.clientId.length}:${job.clientId}:${job.merchantToken}`, URL_NAMESPACE)
+    : job.id;
+
+/**
+ * Deterministic entity ids (SPEC 5.5): UUIDv5 in the namespace of `kind:naturalKey` (entityNamespace), so
+ * the same input always yields the same ids and two jobs of different merchants never share one.
  */
 export const makeEntityIds = (jobId: string): ((kind: EntityKind, naturalKey: string) => string) => {
   const hasher = new UuidV5Hasher(uuidBytes(UUID.test(jobId) ? jobId : uuidV5(jobId, URL_NAMESPACE)));

@@ -10,6 +10,7 @@
 
 export * from './build-catalog';
 export { readAll } from './bytes';
+export * from './changes';
 export * from './document';
 export { catalogDocumentV1UploadSchema, imageMappingV1Schema, itemV1Schema } from './document-v1';
 export * from './draft';
@@ -23,6 +24,7 @@ export { orientationOf, toPgm } from './drafts/page-image';
 export { loadPdfJs } from './drafts/pdf-text';
 export * from './drafts/ports';
 export * from './errors';
+export * from './export/index';
 export * from './finishing/image-mapping';
 export * from './finishing/results';
 export * from './ids';

@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import { catalogDocumentSchema } from '../catalog';
-import { EXPORT_STATES } from './export';
+import { EXPORT_CONTENT_TYPES, EXPORT_FORMATS, EXPORT_STATES } from './export';
 import { FILE_STATES } from './file';
 import { JOB_STATES, JOB_TYPES, jobSchema, PROCESSING_TYPES } from './job';
 import { jobResultsSchema } from './results';
+import { EXPORT_WARNING_CODES } from './warning-codes';
 
 /**
  * Zod schemas of every response body the API answers, and of the callback it sends: the shapes that
@@ -77,13 +78,45 @@ export const jobListSchema = z.strictObject({
 
 /** SPEC 3.2: the export file, once written. */
 export const exportFileSchema = z.strictObject({
-  content_type: z.literal('application/json'),
+  content_type: z.enum(EXPORT_CONTENT_TYPES).meta({
+    description:
+      'JSON for the JSON formats, text/csv, text/tab-separated-values (Google) or an XLSX workbook.',
+  }),
   size_bytes: int,
   checksum_sha256: z
     .string()
     .regex(/^[0-9a-f]{64}$/)
     .meta({ description: 'Hex SHA-256 of the file, to check a download.' }),
   item_count: int,
+});
+
+/** SPEC 3.2: one file of an export split to fit its target's size limit. */
+export const exportPartSchema = z.strictObject({
+  name: z.string().meta({ description: 'A file name for it, numbered in order (`products-2.csv`).' }),
+  url: z
+    .url()
+    .nullable()
+    .meta({ description: 'A presigned GET, valid 1 hour, signed afresh on every read.' }),
+  content_type: z.enum(EXPORT_CONTENT_TYPES),
+  size_bytes: int,
+  checksum_sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  item_count: int.meta({ description: 'Items in this file.' }),
+});
+
+/** What a format could not carry, or had to change for its target to accept the file. */
+export const exportWarningSchema = z.strictObject({
+  code: z.enum(EXPORT_WARNING_CODES).meta({
+    description:
+      'Stable reason: `not_carried` (a field the format has no place for), `value_too_long` (cut to the ' +
+      'target’s limit), `no_price` (variants without a price in the export’s currency, written as a placeholder), `left_out` (not ' +
+      'written: the target would refuse it), `changed` (written differently so that the target accepts it), ' +
+      '`assumed` (a value the target requires and the catalog lacks, written as its default), `formula_like` ' +
+      '(values beginning with =, +, - or @ written as they are in a platform’s import file; a spreadsheet ' +
+      'program opening it may run them), `split` (files over the target’s size limit).',
+  }),
+  field: z.string().nullable().meta({ description: 'The catalog field concerned, e.g. `modifier_groups`.' }),
+  count: int.meta({ description: 'How many items (or variants, as the message says).' }),
+  message: z.string(),
 });
 
 /** SPEC 3.2/6: the outcome of the export's callback. */
@@ -114,11 +147,25 @@ export const exportResourceSchema = z.strictObject({
   client_mappings: z.record(z.string(), z.unknown()).meta({
     description: '`{}` until completed; then the job’s client_mappings as applied to this export.',
   }),
+  format: z.enum(EXPORT_FORMATS).meta({ description: 'As requested (default `catalog_json`).' }),
   created_at: timestamp,
   updated_at: timestamp,
   completed_at: timestamp.nullable(),
   delivery_url_expires_at: timestamp.nullable(),
-  file: exportFileSchema.nullable().meta({ description: 'The catalog file, once written.' }),
+  file: exportFileSchema
+    .nullable()
+    .meta({ description: 'The catalog file (the first, when split), once written.' }),
+  files: z
+    .array(exportPartSchema)
+    .nullable()
+    .meta({
+      description:
+        'null unless the file was split to fit the target’s size limit (Shopify 15 MB, Square 10,000 objects ' +
+        'per request): then every file in order, `delivery_url` being the first’s.',
+    }),
+  warnings: z.array(exportWarningSchema).meta({
+    description: 'What the format could not carry or had to change, with counts; `[]` when nothing.',
+  }),
   callback: callbackStatusSchema
     .nullable()
     .meta({ description: 'null without callback_url or before the first attempt.' }),

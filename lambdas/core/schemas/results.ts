@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { catalogChangesSchema } from './changes';
 import { SOURCE_FORMATS, TEXT_ENCODINGS } from './source-formats';
 import { WARNING_CODES } from './warning-codes';
 
@@ -116,6 +117,7 @@ export const jobResultsSchema = z
       .optional()
       .meta({ description: 'Why the job went to the operations team (state `in_review`).' }),
     catalog_replaced_at: z.iso.datetime().optional(),
+    changes: catalogChangesSchema.optional(),
   })
   .meta({
     description:

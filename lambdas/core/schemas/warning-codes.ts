@@ -57,3 +57,31 @@ export const WARNING_CODES = [
 ] as const;
 
 export type WarningCode = (typeof WARNING_CODES)[number];
+
+/**
+ * Export warning codes (SPEC 3.2 `warnings` of a data export): what a format could not carry, or had to
+ * change so that its target accepts the file. Set by the writer that makes the warning (catalog/export).
+ */
+export const EXPORT_WARNING_CODES = [
+  /** A field the format has no place for (modifiers in a Shopify CSV, a fourth option). */
+  'not_carried',
+  /** A value cut to the target's limit. */
+  'value_too_long',
+  /** Variants without a price in the export's currency, written as the target's placeholder (Shopify: 0.00, draft). */
+  'no_price',
+  /** Values, variants or items the target would refuse, not written. */
+  'left_out',
+  /** A value written differently so that the target accepts it. */
+  'changed',
+  /** A value the target requires that the catalog does not hold, written as its documented default. */
+  'assumed',
+  /**
+   * Values that begin with `=`, `+`, `-` or `@`, written as they are in a platform's import file (its
+   * importer takes cells literally): a spreadsheet program opening the file may run them as formulas.
+   */
+  'formula_like',
+  /** The file was split into several to fit the target's size or object limit. */
+  'split',
+] as const;
+
+export type ExportWarningCode = (typeof EXPORT_WARNING_CODES)[number];

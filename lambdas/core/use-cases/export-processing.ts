@@ -1,6 +1,13 @@
-import { upgradeCatalogStream } from '../catalog';
+import {
+  EXPORT_WRITERS,
+  ExportWarnings,
+  exportFileName,
+  openStoredCatalog,
+  type StoredCatalog,
+  slugOf,
+} from '../catalog';
 import { ConflictError, NotFoundError } from '../errors';
-import type { ExportRecord, JobRecord, Problem } from '../model';
+import type { ExportRecord, JobRecord, Problem, StoredExportFile } from '../model';
 import { problem } from '../model';
 import {
   type Clock,
@@ -39,8 +46,6 @@ export type ExportOutcome =
   | { readonly kind: 'waiting'; readonly jobState: JobRecord['state'] }
   | { readonly kind: 'callback_resent' }
   | { readonly kind: 'skipped'; readonly reason: 'not_found' | 'terminal' | 'conflict' };
-
-const itemCount = (job: JobRecord): number => job.results.catalog?.item_count ?? 0;
 
 const announce = async (deps: ExportProcessingDeps, exp: ExportRecord): Promise<void> => {
   if (exp.callbackUrl !== null) await deps.queue.sendCallback(firstCallbackMessage(exp), 0);
@@ -127,12 +132,9 @@ export const processExport = async (
     }
   }
 
-  const objectKey = objectKeys.exportFile(clientId, exportId);
-  let written: { sizeBytes: number; sha256: string };
+  let written: { files: StoredExportFile[]; warnings: ExportWarnings };
   try {
-    const source = await deps.catalogs.read(objectKeys.catalog(clientId, job.id));
-    // A catalog stored before format 2 is upgraded on the way: exports always deliver format 2.
-    written = await deps.exportFiles.write(objectKey, upgradeCatalogStream(source), 'application/json');
+    written = await writeExport(deps, current, job);
   } catch (error) {
     if (error instanceof NotFoundError) {
       return finishFailed(
@@ -143,21 +145,25 @@ export const processExport = async (
     }
     throw error;
   }
+  const [first] = written.files;
+  if (first === undefined) throw new Error('an export wrote no file');
 
   const at = deps.clock.now().toISOString();
   try {
     const completed = await deps.exports.transition(clientId, exportId, {
       event: 'complete',
       set: {
-        objectKey,
+        objectKey: first.key,
         completedAt: at,
         clientMappings: (job.jobData.client_mappings as Record<string, unknown> | undefined) ?? {},
         file: {
-          content_type: 'application/json',
-          size_bytes: written.sizeBytes,
-          checksum_sha256: written.sha256,
-          item_count: itemCount(job),
+          content_type: first.content_type,
+          size_bytes: first.size_bytes,
+          checksum_sha256: first.checksum_sha256,
+          item_count: first.item_count,
         },
+        files: (current.format ?? 'catalog_json') === 'catalog_json' ? null : written.files,
+        warnings: written.warnings.list(),
         callback: current.callbackUrl === null ? null : PENDING_CALLBACK,
       },
       at,
@@ -168,6 +174,66 @@ export const processExport = async (
     if (error instanceof ConflictError) return { kind: 'skipped', reason: 'conflict' };
     throw error;
   }
+};
+
+/**
+ * Writes the export's file(s) with its format's writer (catalog/export), each part streamed into an object
+ * of its own: memory holds a chunk, not the file. A file split to fit its target's limit is named in the
+ * warnings with what the client must know.
+ */
+const writeExport = async (
+  deps: ExportProcessingDeps,
+  exp: ExportRecord,
+  job: JobRecord,
+): Promise<{ files: StoredExportFile[]; warnings: ExportWarnings }> => {
+  const format = exp.format ?? 'catalog_json';
+  const writer = EXPORT_WRITERS[format];
+  const catalogKey = objectKeys.catalog(exp.clientId, job.id);
+  const open = () => deps.catalogs.read(catalogKey);
+  const changesKey = objectKeys.changes(exp.clientId, job.id);
+  const hasChanges = format === 'changes' && (await deps.catalogs.size(changesKey)) !== undefined;
+  let indexed: StoredCatalog | null = null;
+  const warnings = new ExportWarnings();
+  const files: StoredExportFile[] = [];
+  for await (const part of writer.write({
+    exportId: exp.id,
+    open,
+    catalog: async (needs) => {
+      indexed ??= await openStoredCatalog(open, slugOf, needs);
+      return indexed;
+    },
+    openChanges: hasChanges ? () => deps.catalogs.read(changesKey) : null,
+    linkTemplate: exp.linkTemplate ?? null,
+    warnings,
+  })) {
+    const key =
+      format === 'catalog_json'
+        ? objectKeys.exportFile(exp.clientId, exp.id)
+        : objectKeys.exportPart(exp.clientId, exp.id, part.index);
+    const object = await deps.exportFiles.write(key, part.chunks, writer.contentType);
+    files.push({
+      key,
+      name: '',
+      content_type: writer.contentType,
+      size_bytes: object.sizeBytes,
+      checksum_sha256: object.sha256,
+      // The job's own count is the catalog document's; other formats count what they wrote.
+      item_count:
+        format === 'catalog_json' ? (job.results.catalog?.item_count ?? part.itemCount()) : part.itemCount(),
+    });
+  }
+  if (files.length > 1)
+    warnings.add(
+      'split',
+      null,
+      (n) =>
+        `the file was split into ${n} files to fit the target's size limit, each whole (its header, complete items)${writer.splitNote ? `. ${writer.splitNote}` : ''}`,
+      files.length,
+    );
+  return {
+    files: files.map((f, i) => ({ ...f, name: exportFileName(format, i + 1, files.length) })),
+    warnings,
+  };
 };
 
 /**

@@ -1,7 +1,8 @@
-import { DependencyUnavailableError, JobNotExportableError, NotFoundError } from '../errors';
+import { formatFitsJob } from '../catalog';
+import { DependencyUnavailableError, JobNotExportableError, NotFoundError, ValidationError } from '../errors';
 import type { DeliveryLink, ExportRecord } from '../model';
 import type { Clock, ExportRepository, IdGenerator, JobRepository, ObjectStore, WorkQueue } from '../ports';
-import type { CreateExportRequest } from '../schemas/export';
+import { type CreateExportRequest, DEFAULT_EXPORT_FORMAT } from '../schemas/export';
 import { isUuid } from '../schemas/job';
 import { isTerminalExportState } from '../states';
 
@@ -34,6 +35,26 @@ export const createExport = async (
       `The job is ${job.state}; only a job that can still complete can be exported.`,
     );
   }
+  const format = request.format ?? DEFAULT_EXPORT_FORMAT;
+  if (!formatFitsJob(format, job.jobType)) {
+    throw new ValidationError('The format does not fit the job.', [
+      {
+        pointer: '/format',
+        code: 'invalid_value',
+        message: `${format} does not take a ${job.jobType} catalog`,
+      },
+    ]);
+  }
+  if (format === 'changes' && !job.jobData.merchant_token) {
+    throw new ValidationError('The job has no merchant_token.', [
+      {
+        pointer: '/format',
+        code: 'invalid_value',
+        message:
+          'changes needs a job with a merchant_token: changes are told between one merchant’s catalogs',
+      },
+    ]);
+  }
   const at = deps.clock.now().toISOString();
   const exp: ExportRecord = {
     id: deps.ids.uuid(),
@@ -43,12 +64,16 @@ export const createExport = async (
     state: 'initiated',
     version: 1,
     callbackUrl: request.callback_url ?? null,
+    format,
+    linkTemplate: request.link_template ?? null,
     clientMappings: {},
     createdAt: at,
     updatedAt: at,
     completedAt: null,
     objectKey: null,
     file: null,
+    files: null,
+    warnings: [],
     callback: null,
     error: null,
   };
@@ -81,7 +106,22 @@ export const deliveryLink = async (
   exp: ExportRecord,
 ): Promise<DeliveryLink | null> => {
   if (exp.state !== 'completed' || !exp.objectKey) return null;
-  return deps.exportFiles.presignDownload(exp.objectKey, DELIVERY_URL_TTL_SECONDS);
+  const first = exp.files?.[0];
+  const response = first ? { contentType: first.content_type, fileName: first.name } : undefined;
+  const link = await deps.exportFiles.presignDownload(exp.objectKey, DELIVERY_URL_TTL_SECONDS, response);
+  if (!exp.files || exp.files.length < 2) return link;
+  // The first file is delivery_url's own object: its link is that one.
+  const files = await Promise.all(
+    exp.files.map((f, i) =>
+      i === 0
+        ? link
+        : deps.exportFiles.presignDownload(f.key, DELIVERY_URL_TTL_SECONDS, {
+            contentType: f.content_type,
+            fileName: f.name,
+          }),
+    ),
+  );
+  return { ...link, files };
 };
 
 export const exportRetryAfterSeconds = (exp: ExportRecord): number | undefined =>

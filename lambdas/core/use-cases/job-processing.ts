@@ -26,6 +26,7 @@ import {
 } from '../ports';
 import { isUuid, LIMITS } from '../schemas/job';
 import { jobMayMove } from '../states';
+import { recordChanges } from './changes';
 import { DraftCollector } from './draft-collector';
 import { wakeExportsOfJob } from './export-processing';
 import { failJob } from './job-failure';
@@ -225,7 +226,7 @@ interface Built {
 const build = async (deps: JobProcessingDeps, job: JobRecord, delivery: Delivery): Promise<Built> => {
   const drafts = new DraftCollector(deps, job);
   const catalog = await buildCatalog({
-    job: { id: job.id, job_type: job.jobType, job_data: job.jobData },
+    job: { id: job.id, client_id: job.clientId, job_type: job.jobType, job_data: job.jobData },
     sources: job.jobData.catalog_sources,
     open: async (source) => {
       const opened = await openSource(deps, job, source);
@@ -311,16 +312,16 @@ const finish = async (deps: JobProcessingDeps, job: JobRecord, built: Built): Pr
   );
   // Where each drafted item was read and how sure the machine is, beside the draft (GET /v1/ops/jobs/{id}).
   await built.drafts.finish(catalog.document);
+  // Measured for a job in review too, so that its reviewer sees what changed (the console shows it).
+  const changes = await recordChanges(deps, job, catalog.document);
+  const results = changes === undefined ? catalog.results : { ...catalog.results, changes };
   const to = built.review.length > 0 ? 'in_review' : 'completed';
   try {
     const moved = await deps.jobs.transition(job.clientId, job.id, {
       event: to === 'completed' ? 'complete' : 'send_to_review',
       expectedVersion: job.version,
       set: {
-        results:
-          built.review.length > 0
-            ? { ...catalog.results, review_reasons: [...built.review] }
-            : catalog.results,
+        results: built.review.length > 0 ? { ...results, review_reasons: [...built.review] } : results,
         leaseUntil: null,
         ...(to === 'completed' ? { completedAt: at } : {}),
       },

@@ -21,6 +21,7 @@ import {
 import { isUuid } from '../schemas/job';
 import type { OpsFailRequest } from '../schemas/operations';
 import { jobMayMove } from '../states';
+import { recordChanges } from './changes';
 import { type DraftReview, locateJobSource, readDraftReview, type SourceDownload } from './draft-review';
 import { wakeExportsOfJob } from './export-processing';
 import { failJob } from './job-failure';
@@ -169,8 +170,15 @@ export const replaceCatalog = async (deps: OperationsDeps, id: string, body: unk
     catalogJsonChunks(document),
     'application/json',
   );
+  const { changes: _earlier, ...results } = job.results;
+  const changes = await recordChanges(deps, job, document);
   return moveReviewed(deps, job, 'replace_catalog', {
-    results: { ...job.results, catalog: summariseCatalog(document), catalog_replaced_at: now },
+    results: {
+      ...results,
+      catalog: summariseCatalog(document),
+      catalog_replaced_at: now,
+      ...(changes === undefined ? {} : { changes }),
+    },
   });
 };
 

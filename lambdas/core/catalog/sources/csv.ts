@@ -4,6 +4,7 @@ import { type CsvError, type Options, parse } from 'csv-parse';
 import type { TextEncoding } from '../../schemas/source-formats';
 import { peekStream } from '../bytes';
 import { CatalogSourceError } from '../errors';
+import { unmarkText } from '../formula-text';
 import { encodingFallbackWarning, toUtf8 } from './encoding';
 import { MAX_SHEET_COLUMNS } from './sheet-bounds';
 import type { ReadContext, SourceReader, Table, TableRow } from './types';
@@ -11,7 +12,9 @@ import type { ReadContext, SourceReader, Table, TableRow } from './types';
 /**
  * CSV, TSV and semicolon-separated text (SPEC 5.2): any of the encodings of encoding.ts, the delimiter
  * (`,` `;` tab `|`) taken from the header row, quoted fields with delimiters, newlines and doubled quotes
- * inside, CRLF or LF, a stray quote in an unquoted field (`12" pizza`) kept as text, rows of any length.
+ * inside, CRLF or LF, a stray quote in an unquoted field (`12" pizza`) kept as text, rows of any length,
+ * and the apostrophe a spreadsheet exporter puts before text beginning with `=` `+` `-` `@` taken off
+ * (formula-text.ts).
  * Rows are parsed as the bytes arrive, with back-pressure: memory does not grow with the file.
  *
  * Row numbers are what a spreadsheet shows: the first line is row 1 and blank lines count.
@@ -145,6 +148,8 @@ export async function* csvRows(
         record = parser.read() as string[] | null
       ) {
         row += 1;
+        // An apostrophe before =, +, - or @ marks text for spreadsheets (ours, WooCommerce's): not the value's.
+        for (let i = 0; i < record.length; i += 1) record[i] = unmarkText(record[i] as string);
         batch.push({ row, cells: record });
       }
       if (batch.length > 0) yield batch;

@@ -155,6 +155,13 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
     return distinct[0] ?? null;
   };
 
+  const tagsOf = (row: TableRow): readonly string[] => {
+    const index = cells.first(row, TAGS);
+    const raw = index < 0 ? null : cells.text(row, [index]);
+    if (raw === null || !raw.includes('\\,')) return cells.tags(row, TAGS);
+    return [...new Set(splitList(raw))];
+  };
+
   const optionsOf = (row: TableRow): Record<string, string> => {
     const options: Record<string, string> = {};
     for (const { name, value } of attributes.values()) {
@@ -195,7 +202,8 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
     name,
     description: descriptionOf(row),
     brand: cells.text(row, BRAND),
-    tags: cells.tags(row, TAGS),
+    // WooCommerce escapes a comma inside a tag as `\,`, as in categories.
+    tags: tagsOf(row),
     images: cells.images(row, IMAGES),
     provenance: { source: ctx.source, row: row.row, sheet: ctx.sheet },
   });

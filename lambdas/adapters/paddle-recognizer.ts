@@ -12,7 +12,7 @@ import {
   sniffPhotoFormat,
   type TextRecognizer,
 } from '../core/catalog';
-import { lineImage } from './paddle/line-images';
+import { type InkGap, inkGaps, lineImage } from './paddle/line-images';
 import {
   decodeLines,
   LINE_HEIGHT,
@@ -127,7 +127,7 @@ export class PaddleRecognizer implements TextRecognizer {
       reader?.for(options.languages) === true
         ? await reader.reader.read(lines, { languages: options.languages, timeoutMs: remaining })
         : await within(this.read(models, lines), remaining);
-    const words = boxes.flatMap((box, i) => lineWords(box, read[i] ?? { chars: [] }));
+    const words = boxes.flatMap((box, i) => lineWords(box, read[i] ?? { chars: [] }, wordGaps(lines[i]!)));
     return { width: gray.width, height: gray.height, words };
   }
 
@@ -220,38 +220,63 @@ export class PaddleRecognizer implements TextRecognizer {
 }
 
 /**
- * A gap between two letters this many times the line's median letter pitch is a space. Paddle's recogniser,
- * trained mostly on Chinese, often emits none between Latin words ("TomatoSoup$4.50"); its letter steps
- * still show the gap (a space is about 0.3 em more than a letter's pitch of about 0.55 em).
+ * An ink gap at least this many times the line's letter body (its x-height) and at least WORD_GAP_TO_MEDIAN
+ * times the line's median ink gap is a space. Paddle's recogniser, trained mostly on Chinese, often emits
+ * no space between Latin words ("TomatoSoup$4.50"), and its letters' steps (8 px of a 48 px line) are too
+ * coarse to show one: the line image does. Measured on print and photos: gaps between letters stay under
+ * about 0.4 x-height (0.6 beside a T's arm or in a row of digits: the median rule), between words over 0.5.
  */
-const SPACE_GAP = 1.6;
+const WORD_GAP = 0.45;
+const WORD_GAP_TO_MEDIAN = 2;
 
 const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 };
 
+/** The ink gaps of a line image wide enough to be spaces between words (0–1 of its width). */
+export const wordGaps = (line: GrayImage): InkGap[] => {
+  const { gaps, bodyHeight } = inkGaps(line);
+  if (bodyHeight === 0) return [];
+  const widths = gaps.map((g) => (g.to - g.from) * line.width);
+  const typical = median(widths);
+  return gaps.filter(
+    (_, i) => widths[i]! >= WORD_GAP * bodyHeight && widths[i]! >= WORD_GAP_TO_MEDIAN * typical,
+  );
+};
+
 /**
- * The words of one recognised line, placed in its box: split at spaces and at gaps wider than SPACE_GAP
- * letter pitches, each spanning from its first letter's step to its last's (plus half the line's median
- * letter pitch either side). Lines read with little confidence are dropped. Every word keeps the line's
- * vertical extent (OcrWord).
+ * The words of one recognised line, placed in its box: split where the recogniser read a space and where
+ * the line image has a word gap (`gaps`, wordGaps) between two letters. A word spans from the end of the
+ * gap before it to the start of the gap after it (without one, half the line's median letter pitch beyond
+ * its first and last letters' positions). Lines read with little confidence are dropped. Every word keeps
+ * the line's vertical extent (OcrWord).
  */
-export const lineWords = (box: TextBox, line: RecognisedLine): OcrWord[] => {
+export const lineWords = (box: TextBox, line: RecognisedLine, gaps: readonly InkGap[] = []): OcrWord[] => {
   const chars = line.chars;
   if (chars.length === 0) return [];
   const confidence = chars.reduce((s, c) => s + c.probability, 0) / chars.length;
   if (confidence < MIN_LINE_CONFIDENCE) return [];
   const letters = chars.filter((c) => c.char !== ' ');
-  const gaps = letters.slice(1).map((c, i) => c.at - letters[i]!.at);
-  const pitch = gaps.length > 0 ? median(gaps) : 0.5;
+  const pitches = letters.slice(1).map((c, i) => c.at - letters[i]!.at);
+  const pitch = pitches.length > 0 ? median(pitches) : 0.5;
+  /** The widest word gap whose middle lies between two positions along the line. */
+  const gapBetween = (from: number, to: number): InkGap | undefined => {
+    let widest: InkGap | undefined;
+    for (const g of gaps) {
+      const middle = (g.from + g.to) / 2;
+      if (middle > from && middle < to && (!widest || g.to - g.from > widest.to - widest.from)) widest = g;
+    }
+    return widest;
+  };
   const words: OcrWord[] = [];
   let current: (typeof chars)[number][] = [];
-  const flush = () => {
+  let start: number | undefined;
+  const flush = (end: number | undefined, nextStart: number | undefined) => {
     const text = current.map((c) => c.char).join('');
     if (text.trim() !== '') {
-      const from = Math.max(0, current[0]!.at - pitch / 2);
-      const to = Math.min(1, current.at(-1)!.at + pitch / 2);
+      const from = Math.max(0, start ?? current[0]!.at - pitch / 2);
+      const to = Math.min(1, Math.max(from, end ?? current.at(-1)!.at + pitch / 2));
       words.push({
         text,
         x: box.x + from * box.width,
@@ -263,16 +288,23 @@ export const lineWords = (box: TextBox, line: RecognisedLine): OcrWord[] => {
       });
     }
     current = [];
+    start = nextStart;
   };
+  let spaced = false;
   for (const c of chars) {
     if (c.char === ' ') {
-      flush();
+      spaced = true;
       continue;
     }
     const previous = current.at(-1);
-    if (previous && gaps.length >= 3 && c.at - previous.at > pitch * SPACE_GAP) flush();
+    if (previous) {
+      const gap = gapBetween(previous.at, c.at);
+      if (gap) flush(gap.from, gap.to);
+      else if (spaced) flush(undefined, undefined);
+    }
+    spaced = false;
     current.push(c);
   }
-  flush();
+  flush(undefined, undefined);
   return words;
 };

@@ -99,3 +99,53 @@ export const lineImage = (image: GrayImage, box: Region, height: number, maxWidt
   const width = Math.max(1, Math.min(maxWidth, Math.round((box.width * height) / Math.max(1, box.height))));
   return { width, height, pixels: normaliseLine(sample(image, box, width, height)).pixels };
 };
+
+/** A line image's pixels darker than this are ink (it is normalised: dark text on white). */
+const INK_LEVEL = 128;
+/** A column or row holds ink when at least this many of its pixels are ink (one is a speck of noise). */
+const MIN_INK_PIXELS = 2;
+/** Rows holding at least this share of the busiest row's ink are the text's body (its x-height band). */
+const BODY_ROW_SHARE = 0.35;
+/** How far above the body (in body heights) the columns are looked at: capitals and ascenders. */
+const ASCENDER_SHARE = 0.5;
+
+/** A run of blank columns between two inked ones, 0–1 of the line image's width. */
+export interface InkGap {
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * The blank column runs between a line's letters (its ink gaps) and the height of its letters' body (the
+ * x-height, in the image's pixels: the rows holding a good share of the ink). Only the body rows and half
+ * a body above them are looked at, so that a neighbouring line's descenders cut into the box do not fill a
+ * gap, while a capital's arm over the next letter does.
+ */
+export const inkGaps = (line: GrayImage): { gaps: InkGap[]; bodyHeight: number } => {
+  const { width, height, pixels } = line;
+  const rows = new Uint32Array(height);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) if (pixels[y * width + x]! < INK_LEVEL) rows[y]!++;
+  const busiest = Math.max(0, ...rows);
+  if (busiest < MIN_INK_PIXELS) return { gaps: [], bodyHeight: 0 };
+  // The body: the band of consecutive busy rows around the busiest row.
+  const peak = rows.indexOf(busiest);
+  let top = peak;
+  let bottom = peak;
+  while (top > 0 && rows[top - 1]! >= busiest * BODY_ROW_SHARE) top--;
+  while (bottom < height - 1 && rows[bottom + 1]! >= busiest * BODY_ROW_SHARE) bottom++;
+  const body = bottom - top + 1;
+  // Columns are looked at from half a body above it (a T's arm, an f's hook overhang the next letter's body).
+  const from = Math.max(0, top - Math.round(body * ASCENDER_SHARE));
+  const gaps: InkGap[] = [];
+  let lastInk = -1;
+  for (let x = 0; x < width; x++) {
+    let ink = 0;
+    for (let y = from; y <= bottom && ink < MIN_INK_PIXELS; y++)
+      if (pixels[y * width + x]! < INK_LEVEL) ink++;
+    if (ink < MIN_INK_PIXELS) continue;
+    if (lastInk >= 0 && x - lastInk > 1) gaps.push({ from: (lastInk + 1) / width, to: x / width });
+    lastInk = x;
+  }
+  return { gaps, bodyHeight: body };
+};

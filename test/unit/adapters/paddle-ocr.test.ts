@@ -1,7 +1,7 @@
-import { lineImage, normaliseLine, sample } from '../../../lambdas/adapters/paddle/line-images';
+import { inkGaps, lineImage, normaliseLine, sample } from '../../../lambdas/adapters/paddle/line-images';
 import { decodeLines, recognitionBatch } from '../../../lambdas/adapters/paddle/line-recognition';
 import { detectionInput, textBoxes } from '../../../lambdas/adapters/paddle/text-detection';
-import { lineWords, parsePgm } from '../../../lambdas/adapters/paddle-recognizer';
+import { lineWords, parsePgm, wordGaps } from '../../../lambdas/adapters/paddle-recognizer';
 import { toPgm } from '../../../lambdas/core/catalog/drafts/page-image';
 import type { GrayImage } from '../../../lambdas/core/catalog/drafts/ports';
 
@@ -188,11 +188,57 @@ describe('PGM handed over by read-image.ts', () => {
 });
 
 describe('Paddle words: spaces the recogniser did not emit', () => {
-  it("splits at a gap much wider than the letters' pitch", () => {
+  /**
+   * A line image 48 px high, white, with letters drawn as black bars over the x-height band (rows 20–35)
+   * at the given [from, to) columns; `arms` are bars over the capital band only (rows 10–19), as a T's arm.
+   */
+  const line = (width: number, letters: [number, number][], arms: [number, number][] = []): GrayImage =>
+    gray(width, 48, (x, y) => {
+      const inBody = y >= 20 && y < 36 && letters.some(([a, b]) => x >= a && x < b);
+      const inArm = y >= 10 && y < 20 && arms.some(([a, b]) => x >= a && x < b);
+      return inBody || inArm ? 0 : 255;
+    });
+  /** Letters 8 px wide with 3 px between them, from `x`; returns their columns and the end. */
+  const word = (x: number, count: number): [number, number][] =>
+    Array.from({ length: count }, (_, i) => [x + i * 11, x + i * 11 + 8] as [number, number]);
+
+  it('finds the blank runs between letters and keeps as word gaps only those wide against the x-height', () => {
+    // Two words of 5 and 4 letters, 12 px apart (0.75 x-height; letters are 3 px apart).
+    const image = line(200, [...word(10, 5), ...word(10 + 5 * 11 - 3 + 12, 4)]);
+    const { gaps, bodyHeight } = inkGaps(image);
+    expect(bodyHeight).toBe(16);
+    expect(gaps).toHaveLength(8);
+    expect(wordGaps(image)).toEqual([{ from: 62 / 200, to: 74 / 200 }]);
+  });
+
+  it("does not take a capital's arm over the next letter, nor evenly wide letter spacing, for a space", () => {
+    // A T whose arm reaches 6 px over the 10 px it leaves before the next letter's body.
+    const capital = line(120, [[14, 18], ...word(28, 4)], [[8, 34]]);
+    expect(wordGaps(capital)).toEqual([]);
+    // Digits spaced 8 px apart (0.5 x-height, as wide as all of the line's gaps): no word gap.
+    const digits = line(
+      120,
+      Array.from({ length: 5 }, (_, i) => [4 + i * 16, 12 + i * 16] as [number, number]),
+    );
+    expect(wordGaps(digits)).toEqual([]);
+  });
+
+  it('splits the read letters at the word gaps between them, each word ending where its gap starts', () => {
     const box = { x: 0, y: 0, width: 100, height: 20, score: 0.9 };
-    // "Tomato" at a pitch of 0.05, a gap of 0.1, "Soup", a gap of 0.1, "$4.50".
-    const at = [0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.35, 0.4, 0.45, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8];
-    const chars = [...'TomatoSoup$4.50'].map((char, i) => ({ char, at: at[i]!, probability: 0.9 }));
-    expect(lineWords(box, { chars }).map((w) => w.text)).toEqual(['Tomato', 'Soup', '$4.50']);
+    // "Calamari" and "Fritti" run together, the m read a step late (its pitch twice the others').
+    const at = [0.02, 0.06, 0.1, 0.14, 0.22, 0.26, 0.3, 0.34, 0.46, 0.5, 0.54, 0.58, 0.62, 0.66];
+    const chars = [...'CalamariFritti'].map((char, i) => ({ char, at: at[i]!, probability: 0.9 }));
+    const words = lineWords(box, { chars }, [{ from: 0.37, to: 0.43 }]);
+    expect(words.map((w) => w.text)).toEqual(['Calamari', 'Fritti']);
+    expect(words[0]!.x + words[0]!.width).toBeCloseTo(37);
+    expect(words[1]!.x).toBeCloseTo(43);
+    // Without a gap in the image the uneven steps are no space: one word.
+    expect(lineWords(box, { chars }).map((w) => w.text)).toEqual(['CalamariFritti']);
+  });
+
+  it('keeps the spaces the recogniser read where the image shows no gap', () => {
+    const box = { x: 0, y: 0, width: 100, height: 20, score: 0.9 };
+    const chars = [...'du jour'].map((char, i) => ({ char, at: (i + 0.5) / 7, probability: 0.9 }));
+    expect(lineWords(box, { chars }, []).map((w) => w.text)).toEqual(['du', 'jour']);
   });
 });

@@ -6,6 +6,13 @@ import type { GrayImage } from '../../core/catalog';
  * contrast stretched so that faded print and a photo's grey paper read like ink on white.
  */
 
+/**
+ * Math's functions as module constants: these loops run over millions of pixels, and where the code runs in
+ * a vm context (Jest's test environment) each `Math` lookup in a loop goes through the context's global
+ * object, 100 times slower than a constant (measured: 13 s instead of 0.45 s for a 6 MP detection input).
+ */
+const { ceil, floor, max, min, round } = Math;
+
 export interface Region {
   readonly x: number;
   readonly y: number;
@@ -29,10 +36,10 @@ export const sample = (image: GrayImage, region: Region, width: number, height: 
       const sx0 = region.x + x * fx;
       let value: number;
       if (fx > 1 || fy > 1) {
-        const xa = Math.max(0, Math.floor(sx0));
-        const ya = Math.max(0, Math.floor(sy0));
-        const xb = Math.min(image.width, Math.max(xa + 1, Math.ceil(sx0 + fx)));
-        const yb = Math.min(image.height, Math.max(ya + 1, Math.ceil(sy0 + fy)));
+        const xa = max(0, floor(sx0));
+        const ya = max(0, floor(sy0));
+        const xb = min(image.width, max(xa + 1, ceil(sx0 + fx)));
+        const yb = min(image.height, max(ya + 1, ceil(sy0 + fy)));
         let sum = 0;
         let count = 0;
         for (let yy = ya; yy < yb; yy++)
@@ -42,12 +49,12 @@ export const sample = (image: GrayImage, region: Region, width: number, height: 
           }
         value = count ? sum / count : 255;
       } else {
-        const sx = Math.max(0, Math.min(image.width - 1, sx0 + fx / 2 - 0.5));
-        const sy = Math.max(0, Math.min(image.height - 1, sy0 + fy / 2 - 0.5));
-        const x0 = Math.floor(sx);
-        const y0 = Math.floor(sy);
-        const x1 = Math.min(image.width - 1, x0 + 1);
-        const y1 = Math.min(image.height - 1, y0 + 1);
+        const sx = max(0, min(image.width - 1, sx0 + fx / 2 - 0.5));
+        const sy = max(0, min(image.height - 1, sy0 + fy / 2 - 0.5));
+        const x0 = floor(sx);
+        const y0 = floor(sy);
+        const x1 = min(image.width - 1, x0 + 1);
+        const y1 = min(image.height - 1, y0 + 1);
         const ax = sx - x0;
         const ay = sy - y0;
         const top = p[y0 * w + x0]! * (1 - ax) + p[y0 * w + x1]! * ax;
@@ -85,10 +92,10 @@ export const normaliseLine = (pixels: Uint8Array): { pixels: Uint8Array; inverte
   const high = rank(HIGH_RANK);
   const median = rank(0.5);
   const inverted = median < (low + high) / 2;
-  const span = Math.max(1, high - low);
+  const span = max(1, high - low);
   const out = new Uint8Array(pixels.length);
   for (let i = 0; i < pixels.length; i++) {
-    const stretched = Math.max(0, Math.min(255, ((pixels[i]! - low) * 255) / span));
+    const stretched = max(0, min(255, ((pixels[i]! - low) * 255) / span));
     out[i] = inverted ? 255 - stretched : stretched;
   }
   return { pixels: out, inverted };
@@ -96,7 +103,7 @@ export const normaliseLine = (pixels: Uint8Array): { pixels: Uint8Array; inverte
 
 /** A text box cut out at `height` pixels high (its width in proportion, at most `maxWidth`), normalised. */
 export const lineImage = (image: GrayImage, box: Region, height: number, maxWidth: number): GrayImage => {
-  const width = Math.max(1, Math.min(maxWidth, Math.round((box.width * height) / Math.max(1, box.height))));
+  const width = max(1, min(maxWidth, round((box.width * height) / max(1, box.height))));
   return { width, height, pixels: normaliseLine(sample(image, box, width, height)).pixels };
 };
 
@@ -126,7 +133,7 @@ export const inkGaps = (line: GrayImage): { gaps: InkGap[]; bodyHeight: number }
   const rows = new Uint32Array(height);
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) if (pixels[y * width + x]! < INK_LEVEL) rows[y]!++;
-  const busiest = Math.max(0, ...rows);
+  const busiest = max(0, ...rows);
   if (busiest < MIN_INK_PIXELS) return { gaps: [], bodyHeight: 0 };
   // The body: the band of consecutive busy rows around the busiest row.
   const peak = rows.indexOf(busiest);
@@ -136,7 +143,7 @@ export const inkGaps = (line: GrayImage): { gaps: InkGap[]; bodyHeight: number }
   while (bottom < height - 1 && rows[bottom + 1]! >= busiest * BODY_ROW_SHARE) bottom++;
   const body = bottom - top + 1;
   // Columns are looked at from half a body above it (a T's arm, an f's hook overhang the next letter's body).
-  const from = Math.max(0, top - Math.round(body * ASCENDER_SHARE));
+  const from = max(0, top - round(body * ASCENDER_SHARE));
   const gaps: InkGap[] = [];
   let lastInk = -1;
   for (let x = 0; x < width; x++) {

@@ -220,14 +220,18 @@ export class PaddleRecognizer implements TextRecognizer {
 }
 
 /**
- * An ink gap at least this many times the line's letter body (its x-height) and at least WORD_GAP_TO_MEDIAN
- * times the line's median ink gap is a space. Paddle's recogniser, trained mostly on Chinese, often emits
- * no space between Latin words ("TomatoSoup$4.50"), and its letters' steps (8 px of a 48 px line) are too
- * coarse to show one: the line image does. Measured on print and photos: gaps between letters stay under
- * about 0.4 x-height (0.6 beside a T's arm or in a row of digits: the median rule), between words over 0.5.
+ * An ink gap at least WORD_GAP times the line's letter body (its x-height) and at least WORD_GAP_TO_MEDIAN
+ * times the line's median ink gap is a space; so is one of NARROW_WORD_GAP bodies that is at least
+ * NARROW_WORD_GAP_TO_MEDIAN times the median (tight print, or a blurred photo whose letters touch, where the
+ * body band also takes in the capitals). Paddle's recogniser, trained mostly on Chinese, often emits no space
+ * between Latin words ("TomatoSoup$4.50"), and its letters' steps (8 px of a 48 px line) are too coarse to
+ * show one: the line image does. Measured on print and photos: gaps between letters stay under about 0.4
+ * x-height (0.6 beside a T's arm or in a row of digits: the median rule), between words over 0.5.
  */
 const WORD_GAP = 0.45;
 const WORD_GAP_TO_MEDIAN = 2;
+const NARROW_WORD_GAP = 0.3;
+const NARROW_WORD_GAP_TO_MEDIAN = 4;
 
 const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -241,7 +245,9 @@ export const wordGaps = (line: GrayImage): InkGap[] => {
   const widths = gaps.map((g) => (g.to - g.from) * line.width);
   const typical = median(widths);
   return gaps.filter(
-    (_, i) => widths[i]! >= WORD_GAP * bodyHeight && widths[i]! >= WORD_GAP_TO_MEDIAN * typical,
+    (_, i) =>
+      (widths[i]! >= WORD_GAP * bodyHeight && widths[i]! >= WORD_GAP_TO_MEDIAN * typical) ||
+      (widths[i]! >= NARROW_WORD_GAP * bodyHeight && widths[i]! >= NARROW_WORD_GAP_TO_MEDIAN * typical),
   );
 };
 

@@ -211,6 +211,20 @@ describe('Paddle words: spaces the recogniser did not emit', () => {
     expect(wordGaps(image)).toEqual([{ from: 62 / 200, to: 74 / 200 }]);
   });
 
+  it('finds a narrower word gap in print whose letters nearly touch (a blurred photo, tight type)', () => {
+    // Letters 1 px apart, words 6 px apart (0.375 x-height, 6 times the letters' gap).
+    const tight = (x: number, count: number): [number, number][] =>
+      Array.from({ length: count }, (_, i) => [x + i * 9, x + i * 9 + 8] as [number, number]);
+    const image = line(200, [...tight(10, 5), ...tight(10 + 5 * 9 - 1 + 6, 5)]);
+    expect(wordGaps(image)).toEqual([{ from: 54 / 200, to: 60 / 200 }]);
+    // Letters evenly 4 px apart (0.25 x-height): no space.
+    const even = line(
+      200,
+      Array.from({ length: 10 }, (_, i) => [10 + i * 12, 18 + i * 12] as [number, number]),
+    );
+    expect(wordGaps(even)).toEqual([]);
+  });
+
   it("does not take a capital's arm over the next letter, nor evenly wide letter spacing, for a space", () => {
     // A T whose arm reaches 6 px over the 10 px it leaves before the next letter's body.
     const capital = line(120, [[14, 18], ...word(28, 4)], [[8, 34]]);

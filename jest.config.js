@@ -13,7 +13,7 @@ const transform = {
 const common = {
   transform,
   transformIgnorePatterns: ['/node_modules/(?!(@middy|unpdf)/)'],
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/helpers/node-environment.cjs',
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   setupFiles: ['<rootDir>/test/helpers/jest-env.ts'],
 };

@@ -2,8 +2,17 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { imageSize } from 'image-size';
 import type Tesseract from 'tesseract.js';
-import type { OcrPage, OcrWord, PageOrientation, QuarterTurns, TextRecognizer } from '../core/catalog';
-import { OcrError } from '../core/catalog';
+import {
+  type GrayImage,
+  OcrError,
+  type OcrPage,
+  type OcrWord,
+  type PageOrientation,
+  type QuarterTurns,
+  type TextRecognizer,
+  toPgm,
+} from '../core/catalog';
+import type { LineReader, RecognisedChar, RecognisedLine } from './paddle/line-recognition';
 
 type TesseractModule = typeof Tesseract;
 
@@ -44,7 +53,7 @@ const asOcrError = (error: unknown, what: string): OcrError =>
  * Orientation detection (OSD, `@tesseract.js-data/osd`, Tesseract's legacy engine) has a worker of its own,
  * started only for a page whose read found almost nothing.
  */
-export class TesseractRecognizer implements TextRecognizer {
+export class TesseractRecognizer implements TextRecognizer, LineReader {
   private worker: { language: string; ready: Promise<Worker> } | undefined;
   private osd: Promise<Worker | undefined> | undefined;
   private readonly require: NodeJS.Require;
@@ -76,6 +85,40 @@ export class TesseractRecognizer implements TextRecognizer {
       // A worker that overran or failed is not reused: terminating it stops the work and frees its memory.
       await this.release();
       throw asOcrError(error, 'the image could not be decoded');
+    }
+  }
+
+  /**
+   * Reads line images found by another engine's text detection (paddle-recognizer.ts): stacked into one
+   * page, one line per row with white space between, read as one uniform block of text (PSM 6) in one call.
+   * Each line's letters come back with their position along it.
+   */
+  async read(
+    lines: readonly GrayImage[],
+    options: { languages: readonly string[]; timeoutMs: number },
+  ): Promise<RecognisedLine[]> {
+    if (lines.length === 0) return [];
+    const started = Date.now();
+    const language = options.languages[0] ?? 'eng';
+    const worker = await this.workerFor(language);
+    const tesseract = await this.load();
+    const read: RecognisedLine[] = [];
+    try {
+      await worker.setParameters({ tessedit_pageseg_mode: tesseract.PSM.SINGLE_BLOCK });
+      // Pages of at most STACK_MAX_HEIGHT: Tesseract refuses images over 32,767 pixels high.
+      for (const group of stackGroups(lines)) {
+        const strip = stackLines(group);
+        const result = await within(
+          worker.recognize(Buffer.from(toPgm(strip.image)), {}, { blocks: true, text: false }),
+          options.timeoutMs - (Date.now() - started),
+        );
+        read.push(...strip.assign(result.data, group));
+      }
+      await worker.setParameters({ tessedit_pageseg_mode: tesseract.PSM.SPARSE_TEXT });
+      return read;
+    } catch (error) {
+      await this.release();
+      throw asOcrError(error, 'the lines could not be read');
     }
   }
 
@@ -215,4 +258,70 @@ const toPage = (data: Tesseract.Page, size: { width: number; height: number } | 
     }
   }
   return { width: size?.width ?? width, height: size?.height ?? height, words };
+};
+
+/** White space around and between stacked lines (pixels): Tesseract needs a margin to find a line. */
+const STACK_MARGIN = 16;
+
+/** Height of one stacked page: well under Tesseract's limit, and a few seconds' reading each. */
+const STACK_MAX_HEIGHT = 8_000;
+
+/** Consecutive lines in groups whose stacked page stays within STACK_MAX_HEIGHT. */
+const stackGroups = (lines: readonly GrayImage[]): GrayImage[][] => {
+  const groups: GrayImage[][] = [];
+  let current: GrayImage[] = [];
+  let height = STACK_MARGIN;
+  for (const line of lines) {
+    if (current.length > 0 && height + line.height + STACK_MARGIN > STACK_MAX_HEIGHT) {
+      groups.push(current);
+      current = [];
+      height = STACK_MARGIN;
+    }
+    current.push(line);
+    height += line.height + STACK_MARGIN;
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+};
+
+/** Line images one under the other on white, and how to give each read word back to its line. */
+const stackLines = (
+  lines: readonly GrayImage[],
+): {
+  image: GrayImage;
+  assign: (page: Tesseract.Page, lines: readonly GrayImage[]) => RecognisedLine[];
+} => {
+  const rowHeight = Math.max(...lines.map((l) => l.height)) + STACK_MARGIN;
+  const width = Math.max(...lines.map((l) => l.width)) + 2 * STACK_MARGIN;
+  const height = lines.length * rowHeight + STACK_MARGIN;
+  const pixels = new Uint8Array(width * height).fill(255);
+  lines.forEach((line, i) => {
+    const top = STACK_MARGIN + i * rowHeight;
+    for (let y = 0; y < line.height; y++)
+      pixels.set(
+        line.pixels.subarray(y * line.width, (y + 1) * line.width),
+        (top + y) * width + STACK_MARGIN,
+      );
+  });
+  const assign = (page: Tesseract.Page, all: readonly GrayImage[]): RecognisedLine[] => {
+    const chars: RecognisedChar[][] = all.map(() => []);
+    for (const block of page.blocks ?? [])
+      for (const paragraph of block.paragraphs)
+        for (const line of paragraph.lines)
+          for (const word of line.words) {
+            const middle = (word.bbox.y0 + word.bbox.y1) / 2;
+            const row = Math.floor((middle - STACK_MARGIN / 2) / rowHeight);
+            const target = chars[row];
+            const image = all[row];
+            if (!target || !image) continue;
+            if (target.length > 0) target.push({ char: ' ', at: target.at(-1)!.at, probability: 1 });
+            const probability = Math.max(0, Math.min(1, word.confidence / 100));
+            for (const symbol of word.symbols ?? []) {
+              const at = ((symbol.bbox.x0 + symbol.bbox.x1) / 2 - STACK_MARGIN) / image.width;
+              target.push({ char: symbol.text, at: Math.max(0, Math.min(1, at)), probability });
+            }
+          }
+    return chars.map((c) => ({ chars: c }));
+  };
+  return { image: { width, height, pixels }, assign };
 };

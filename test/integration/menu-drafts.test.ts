@@ -27,6 +27,9 @@ jest.setTimeout(120_000);
 
 let files: TestServer;
 let pipeline: Pipeline;
+// Kept so that afterAll stops a pipeline still starting when beforeAll timed out: its pollers would
+// otherwise start after the teardown and keep jest from exiting.
+let pipelineStarting: Promise<Pipeline> | undefined;
 const served = new Map<string, { type: string; body: Buffer }>();
 
 beforeAll(async () => {
@@ -47,11 +50,14 @@ beforeAll(async () => {
     res.writeHead(file ? 200 : 404, { 'content-type': file?.type ?? 'text/plain' });
     res.end(file?.body ?? 'not found');
   });
-  pipeline = await startPipeline();
+  // Started after the fixtures: making them blocks this process, and the queue emulator times out a request
+  // left waiting meanwhile.
+  pipelineStarting = startPipeline();
+  pipeline = await pipelineStarting;
 }, 180_000);
 
 afterAll(async () => {
-  await pipeline?.stop();
+  await (pipeline ?? (await pipelineStarting?.catch(() => undefined)))?.stop();
   await files?.stop();
 });
 

@@ -19,7 +19,8 @@ export type {
   SourceCopyDetails,
   WebPageCopy,
 } from './drafts/drafting';
-export { orientationOf } from './drafts/page-image';
+export { OCR_LANGUAGE_DATA, PADDLE_LANGUAGES, TESSERACT_DATA } from './drafts/ocr-languages';
+export { orientationOf, toPgm } from './drafts/page-image';
 export { loadPdfJs } from './drafts/pdf-text';
 export * from './drafts/ports';
 export * from './errors';
@@ -31,6 +32,7 @@ export * from './money';
 export type { SourceInput } from './read-source';
 export { isSignInPage, shareLinkDownload } from './share-links';
 export { inertContentType } from './sources/html-review';
+export { sniffPhotoFormat } from './sources/signatures';
 export * from './sources/types';
 export { upgradeCatalogStream } from './upgrade-stream';
 export * from './warnings';

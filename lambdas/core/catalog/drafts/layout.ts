@@ -276,7 +276,15 @@ const toCells = (runs: readonly TextRun[], font: number): Cell[] => {
     const gap = previous ? run.x - right(previous) : Number.POSITIVE_INFINITY;
     const last = cells.at(-1);
     if (last && gap <= CELL_GAP * font) {
-      const glue = gap < font * 0.12 && !/\s$/.test(previous!.text) && !/^\s/.test(run.text) ? '' : ' ';
+      // A text layer splits words where its font changes or it kerns: pieces that touch are one word. An OCR
+      // engine's words (runs with a confidence) are words: always a space between them.
+      const glue =
+        run.confidence === undefined &&
+        gap < font * 0.12 &&
+        !/\s$/.test(previous!.text) &&
+        !/^\s/.test(run.text)
+          ? ''
+          : ' ';
       last.text += glue + text;
       last.runs.push(run);
     } else cells.push({ runs: [run], text });

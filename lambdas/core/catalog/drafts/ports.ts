@@ -70,8 +70,13 @@ export interface PageOrientation {
 /** OCR (SPEC 5.2 drafts): reads the words of an image, with nothing fetched at run time. */
 export interface TextRecognizer {
   /**
-   * Reads one JPEG, PNG or WebP image in the given Tesseract languages (`eng`, `fra`). Rejects with an
-   * `OcrError` (below) when it cannot, or when it takes longer than `timeoutMs`.
+   * True when the engine brings each text line to the size it reads best by itself (it cuts the lines out
+   * and scales them): a second read of the page at another scale gains nothing (read-image.ts).
+   */
+  readonly scalesItself?: boolean;
+  /**
+   * Reads one JPEG, PNG, WebP or PGM image in the given OCR languages (`eng`, `fra`: ocr-languages.ts).
+   * Rejects with an `OcrError` (below) when it cannot, or when it takes longer than `timeoutMs`.
    */
   recognize(
     image: Uint8Array,

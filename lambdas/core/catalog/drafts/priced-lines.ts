@@ -1,3 +1,4 @@
+import { DOLLAR_CURRENCIES } from '../prices';
 import type { Cell, Line } from './layout';
 import { type PriceToken, readLinePrices } from './line-prices';
 import type { Box } from './text-runs';
@@ -26,7 +27,7 @@ export const readPricedLine = (line: Line, currency: string): PricedLine => {
   const fromCells: PricedLine['prices'][number][] = [];
   while (cells.length > 1) {
     const last = cells.at(-1)!;
-    const text = ocrDecimal(last);
+    const text = ocrDollar(ocrDecimal(last), last, currency);
     const read = readLinePrices(text, currency);
     if (read.label !== '' || read.prices.length === 0) break;
     const confidence = minConfidence(last.runs);
@@ -34,17 +35,24 @@ export const readPricedLine = (line: Line, currency: string): PricedLine => {
     fromCells.unshift(...read.prices.map((p) => ({ ...p, box: last, ...confidence, ...readAs })));
     cells.pop();
   }
-  const text = cells
+  const read = cells
     .map((c, i) => (i === 0 ? withoutTrailingLeaders(c) : withoutLeaderNoise(c)))
     .filter(Boolean)
     .join('  ');
-  const rest = readLinePrices(text, currency);
   const tail = cells.at(-1);
+  // A dollar sign read as `S` at the end of the text, after the name (never a line's first word: `S4` there
+  // is a dish number).
+  const text = tail && /\S\s+\S+$/.test(read) ? ocrDollar(read, tail, currency) : read;
+  const rest = readLinePrices(text, currency);
   const restBoxes = rest.prices.map((p) => {
     // The run holding the token, for its box and OCR confidence; else the last cell.
-    const run = tail?.runs.findLast((r) => r.text.includes(p.text.split(/\s/).at(-1) ?? p.text));
+    const token = p.text.split(/\s/).at(-1) ?? p.text;
+    const run = tail?.runs.findLast(
+      (r) => r.text.includes(token) || r.text.includes(token.replace('$', 'S')),
+    );
     const box = run ?? tail ?? line;
-    return { ...p, box, ...minConfidence(run ? [run] : (tail?.runs ?? [])) };
+    const readAs = text !== read && run?.text.includes('S') ? { readAs: run.text } : {};
+    return { ...p, box, ...minConfidence(run ? [run] : (tail?.runs ?? [])), ...readAs };
   });
   return {
     line,
@@ -82,6 +90,16 @@ const ocrDecimal = (cell: Cell): string =>
   cell.runs.every((r) => r.confidence !== undefined) && /^[$€£]?\d{1,3}[:;]\d{2}\s?[$€£]?$/u.test(cell.text)
     ? cell.text.replace(/[:;]/, '.')
     : cell.text;
+
+/**
+ * OCR reads the `$` of a display font as an `S` (`S4`, `S7.75`, `+S2.5`): on a menu priced in a dollar
+ * currency, a word of the cell's OCR runs at the end of the text that is `S` and an amount is read as a price
+ * in dollars. The price stays unconfirmed (menu-draft: `OCR read "S4", taken as $4`).
+ */
+const ocrDollar = (text: string, cell: Cell, currency: string): string =>
+  DOLLAR_CURRENCIES.includes(currency) && cell.runs.every((r) => r.confidence !== undefined)
+    ? text.replace(/(^|\s)(\+?)S(\d{1,4}(?:[.,]\d{1,2})?)$/u, '$1$2$$$3')
+    : text;
 
 const minConfidence = (runs: readonly { confidence?: number }[]): { confidence?: number } => {
   const values = runs.flatMap((r) => (r.confidence === undefined ? [] : [r.confidence]));

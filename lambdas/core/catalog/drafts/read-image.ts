@@ -124,7 +124,7 @@ export const readPageImage = async (
 
     const size = turnedSize(decoded, best.quarterTurns);
     const rescale = secondReadScale(size, best.scale, textLineHeight(best.page), options.maxOcrPixels);
-    if (rescale !== undefined && timeForAnother()) {
+    if (rescale !== undefined && !deps.recognizer.scalesItself && timeForAnother()) {
       // The first read's size was a guess; this one is measured. Kept unless it reads clearly less.
       const rescaled = await readAt(rescale, best.quarterTurns);
       if (readsBetter(rescaled.strength, best.strength, 0.9)) best = rescaled;

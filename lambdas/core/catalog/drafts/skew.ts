@@ -8,6 +8,13 @@ import type { GrayImage } from './ports';
  * a table).
  */
 
+/**
+ * Math's functions as module constants: these loops run over millions of pixels, and where the code runs in
+ * a vm context (Jest's test environment) each `Math` lookup in a loop goes through the context's global
+ * object, 100 times slower than a constant (measured: 13 s instead of 0.45 s for a 6 MP detection input).
+ */
+const { floor, max, min, round } = Math;
+
 export interface Skew {
   /** Clockwise tilt of the text lines, in degrees (turn the image by minus this to straighten it). */
   readonly degrees: number;
@@ -40,11 +47,11 @@ const inkPoints = (image: GrayImage): { xs: Float32Array; ys: Float32Array } => 
   const half = WINDOW >> 1;
   const ink: number[] = [];
   for (let y = 0; y < height; y++) {
-    const top = Math.max(0, y - half);
-    const bottom = Math.min(height, y + half + 1);
+    const top = max(0, y - half);
+    const bottom = min(height, y + half + 1);
     for (let x = 0; x < width; x++) {
-      const left = Math.max(0, x - half);
-      const right = Math.min(width, x + half + 1);
+      const left = max(0, x - half);
+      const right = min(width, x + half + 1);
       const sum =
         integral[bottom * (width + 1) + right]! -
         integral[top * (width + 1) + right]! -
@@ -54,14 +61,14 @@ const inkPoints = (image: GrayImage): { xs: Float32Array; ys: Float32Array } => 
       if (pixels[y * width + x]! < mean * 0.8 - 8) ink.push(y * width + x);
     }
   }
-  const step = Math.max(1, ink.length / MAX_POINTS);
-  const count = Math.floor(ink.length / step);
+  const step = max(1, ink.length / MAX_POINTS);
+  const count = floor(ink.length / step);
   const xs = new Float32Array(count);
   const ys = new Float32Array(count);
   for (let i = 0; i < count; i++) {
-    const index = ink[Math.floor(i * step)]!;
+    const index = ink[floor(i * step)]!;
     xs[i] = (index % width) - width / 2;
-    ys[i] = Math.floor(index / width) - height / 2;
+    ys[i] = floor(index / width) - height / 2;
   }
   return { xs, ys };
 };
@@ -73,7 +80,7 @@ const sharpness = (xs: Float32Array, ys: Float32Array, degrees: number, size: nu
   const cos = Math.cos(radians);
   const bins = new Float64Array(size * 2 + 1);
   for (let i = 0; i < xs.length; i++) {
-    const bin = Math.round(ys[i]! * cos - xs[i]! * sin) + size;
+    const bin = round(ys[i]! * cos - xs[i]! * sin) + size;
     bins[bin]! += 1;
   }
   let energy = 0;
@@ -99,7 +106,7 @@ export const estimateSkew = (image: GrayImage): Skew => {
   const coarse = best.degrees;
   for (let degrees = coarse - 0.9; degrees <= coarse + 0.9; degrees += 0.1) {
     const score = at(degrees);
-    if (score > best.score) best = { degrees: Math.round(degrees * 10) / 10, score };
+    if (score > best.score) best = { degrees: round(degrees * 10) / 10, score };
   }
   return { degrees: best.degrees, gain: level > 0 ? best.score / level : 1 };
 };

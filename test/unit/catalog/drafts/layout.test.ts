@@ -180,6 +180,12 @@ describe('rebuildLines', () => {
     expect(lines[1]!.text).toBe('Margherita');
   });
 
+  it("keeps a space between an OCR engine's words however close their boxes are (they are words)", () => {
+    const ocr = { confidence: 0.9 };
+    const words = [aRun('Poisson', 40, 120, ocr), { ...aRun('du', 0, 120, ocr), x: 40 + 7 * 5.5 + 0.5 }];
+    expect(rebuildLines(words)[0]!.text).toBe('Poisson du');
+  });
+
   it('reads pages in order and marks style: size, bold, italic, capitals', () => {
     const lines = rebuildLines([
       aRun('Second page', 40, 40, { page: 2 }),

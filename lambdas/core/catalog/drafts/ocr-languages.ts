@@ -25,6 +25,9 @@ export const OCR_LANGUAGE_DATA: Readonly<Record<string, string>> = {
   nl: 'nld',
   ja: 'jpn',
   ko: 'kor',
+  sv: 'swe',
+  tr: 'tur',
+  hi: 'hin',
 };
 
 /** Locales whose region writes the language in another script than the language's default. */

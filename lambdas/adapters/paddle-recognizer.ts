@@ -12,6 +12,7 @@ import {
   sniffPhotoFormat,
   type TextRecognizer,
 } from '../core/catalog';
+import { within } from './ocr-time-limit';
 import { type InkGap, inkGaps, lineImage } from './paddle/line-images';
 import {
   decodeLines,
@@ -68,18 +69,6 @@ interface Models {
   readonly recognition: InferenceSession;
   readonly dictionary: readonly string[];
 }
-
-const within = async <T>(work: Promise<T>, timeoutMs: number): Promise<T> => {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new OcrError('time limit reached', 'timeout')), timeoutMs);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-};
 
 /** A binary PGM (what read-image.ts hands over after decoding a photo) as a gray image; undefined if not one. */
 export const parsePgm = (bytes: Uint8Array): GrayImage | undefined => {

@@ -12,6 +12,7 @@ import {
   type TextRecognizer,
   toPgm,
 } from '../core/catalog';
+import { within } from './ocr-time-limit';
 import type { LineReader, RecognisedChar, RecognisedLine } from './paddle/line-recognition';
 
 type TesseractModule = typeof Tesseract;
@@ -27,19 +28,6 @@ export interface TesseractRecognizerOptions {
    */
   readonly moduleRoot: string;
 }
-
-/** Runs `work`, failing with a timeout OcrError after `timeoutMs`. */
-const within = async <T>(work: Promise<T>, timeoutMs: number): Promise<T> => {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new OcrError('time limit reached', 'timeout')), timeoutMs);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-};
 
 const asOcrError = (error: unknown, what: string): OcrError =>
   error instanceof OcrError

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -56,6 +57,57 @@ export interface StartOptions {
   /** Start it as `npm start` does (npm, then tsx, on the PATH npm gives scripts) rather than node directly. */
   readonly viaNpm?: boolean;
 }
+
+/**
+ * One request on a connection of its own, closed after the answer. fetch's shared pool keeps sockets alive and
+ * hands one out again after the test process stalled (Jest compiling a module, a loaded machine) past the
+ * gateway's keep-alive idle time: the server has closed it, and the request fails with "other side closed"
+ * although nothing is wrong with the service. A fresh connection per request has no such race.
+ */
+const requestOnce = (
+  target: string,
+  method: string,
+  headers: Headers,
+  body: RequestInit['body'],
+  signal: AbortSignal | null | undefined,
+): Promise<{ status: number; headers: Headers; text: string }> => {
+  let payload: Buffer | undefined;
+  if (body === undefined || body === null) payload = undefined;
+  else if (typeof body === 'string') payload = Buffer.from(body);
+  else if (body instanceof Uint8Array) payload = Buffer.from(body);
+  else if (body instanceof ArrayBuffer) payload = Buffer.from(new Uint8Array(body));
+  else throw new TypeError('local-service request: body must be a string or bytes');
+  const outgoing: Record<string, string> = { connection: 'close' };
+  headers.forEach((value, name) => {
+    outgoing[name] = value;
+  });
+  if (payload) outgoing['content-length'] = String(payload.length);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      target,
+      { method, headers: outgoing, agent: false, signal: signal ?? undefined },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const answer = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (value === undefined) continue;
+            for (const one of Array.isArray(value) ? value : [value]) answer.append(name, one);
+          }
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: answer,
+            text: Buffer.concat(chunks).toString('utf8'),
+          });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+};
 
 const randomKey = () => `cjk_live_e2e${Math.random().toString(36).slice(2).padEnd(29, '0')}`.slice(0, 41);
 
@@ -156,9 +208,8 @@ export const startLocalService = async (
       if (key !== null) headers.set('authorization', `Token api_key=${key}`);
       if (rest.body !== undefined && !headers.has('content-type'))
         headers.set('content-type', 'application/json');
-      const res = await fetch(`${url}${path}`, { ...rest, headers });
-      const text = await res.text();
-      return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null };
+      const res = await requestOnce(`${url}${path}`, rest.method ?? 'GET', headers, rest.body, rest.signal);
+      return { status: res.status, headers: res.headers, json: res.text ? JSON.parse(res.text) : null };
     },
     stop: async () => {
       stopping = true;

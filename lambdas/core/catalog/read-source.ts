@@ -3,6 +3,7 @@ import type { JobType, Language } from '../schemas/job';
 import type { SheetSummary, SourceSummary } from '../schemas/results';
 import type { SourceFormat, TextEncoding } from '../schemas/source-formats';
 import { peekStream } from './bytes';
+import { CurrencyWitness, storeCurrency } from './currency-source';
 import type { Draft } from './draft';
 import type { DraftingServices } from './drafts/drafting';
 import { CatalogSourceError } from './errors';
@@ -65,10 +66,15 @@ const defaultCategory = (sheet: string | null): readonly string[] =>
   sheet === null || sheet.trim() === '' || GENERIC_SHEET.test(sheet.trim()) ? [] : [sheet.trim()];
 
 /** How a workbook is read when a workbook profile recognises it (Clover's inventory export), else null. */
-const readWorkbook = (workbook: Workbook, source: string, ctx: SourceReadContext): WorkbookReading | null => {
+const readWorkbook = (
+  workbook: Workbook,
+  source: string,
+  ctx: SourceReadContext,
+  currency: string,
+): WorkbookReading | null => {
   const context: WorkbookContext = {
     source,
-    currency: ctx.currency,
+    currency,
     warn: (sheet, row, column, code, message) => ctx.warn({ source, row, column, sheet, code, message }),
   };
   for (const profile of WORKBOOK_PROFILES) {
@@ -91,8 +97,13 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
   const review: string[] = [];
   const warn = (w: WarningInput) => ctx.warn({ ...w, source: w.source ?? source });
   const needed = new Set(ctx.rules.needs);
+  // A price that names no currency is in the store's (its country, from the file's first part), else the
+  // job language's.
+  const store = storeCurrency(Buffer.from(peeked.head).toString('latin1'));
+  const currency = new CurrencyWitness(store ?? ctx.currency, store === null ? 'language' : 'store');
   let items = 0;
   const emit = (draft: Draft) => {
+    currency.see(draft);
     if (draft.kind === 'item') {
       items += 1;
       for (const need of needed) if (draft.variants.some(need.has)) needed.delete(need);
@@ -113,7 +124,7 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
       jobId: ctx.jobId,
       jobType: ctx.jobType,
       language: ctx.language,
-      currency: ctx.currency,
+      currency: currency.assumed,
       http: ctx.http,
       web: ctx.web,
       drafting: ctx.drafting,
@@ -128,13 +139,16 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
     let rows = 0;
     let headerRow: number | null = null;
     if (output.kind === 'drafts') {
+      // A catalog document gives every price its currency.
+      if (reader.format === 'json') currency.fileStates();
       for await (const draft of output.drafts) {
         if (draft.kind === 'item') rows += 1;
         emit(draft);
       }
     } else {
       let read = 0;
-      const workbook = output.workbook === undefined ? null : readWorkbook(output.workbook, source, ctx);
+      const workbook =
+        output.workbook === undefined ? null : readWorkbook(output.workbook, source, ctx, currency.assumed);
       for await (const table of output.tables) {
         const companion = table.sheet === null ? undefined : workbook?.sheets.get(table.sheet);
         if (table.sheet !== null && companion !== undefined) {
@@ -155,7 +169,7 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
         const tableContext: TableContext = {
           source,
           sheet: table.sheet,
-          currency: ctx.currency,
+          currency: currency.assumed,
           defaultCategory: defaultCategory(table.sheet),
           warn: (row, column, code, message) =>
             ctx.warn({
@@ -189,6 +203,7 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
           });
         }
         if (outcome.headerRow === null) continue;
+        if (outcome.currencyStated) currency.fileStates();
         read += 1;
         headerRow ??= outcome.headerRow;
         details.profile ??= outcome.profile;
@@ -224,6 +239,7 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
         ignored_columns: ignored,
         rows,
         items: 0,
+        currency_source: currency.source,
         ...(details.delimiter === undefined ? {} : { delimiter: details.delimiter }),
         ...(headerRow === null ? {} : { header_row: headerRow }),
         ...(sheets.length > 0 ? { sheets } : {}),

@@ -10,6 +10,9 @@ import { WARNING_CODES } from './warning-codes';
 
 const count = z.int().min(0);
 
+/** Where a source's currency came from (catalog/currency-source.ts). */
+export const CURRENCY_SOURCES = ['file', 'store', 'language'] as const;
+
 export const catalogSummarySchema = z
   .strictObject({
     item_count: count,
@@ -74,6 +77,18 @@ export const sourceSummarySchema = z
     items: count.meta({
       description: 'Items this source added (rows merged into an existing item not counted).',
     }),
+    currency_source: z
+      .enum(CURRENCY_SOURCES)
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'Where the currency of the source’s prices came from: `file` (a price cell such as `22.00 USD` ' +
+          'or `€12`, a currency column, a header such as `Price (CAD)`, a catalog document), `store` (the ' +
+          'country of the store the file comes from: a feed’s `<language>es-MX</language>`, the one ' +
+          'country-code domain its links share), `language` (neither says: the job language’s region’s ' +
+          'currency is assumed); null when the source has no price.',
+      }),
     delimiter: z.string().nullable().optional().meta({ description: 'CSV: the delimiter.' }),
     header_row: z
       .int()

@@ -98,6 +98,8 @@ describe('menu CSV (the format-1 era fixture, now format 2)', () => {
         format: 'csv',
         encoding: 'utf-8',
         profile: 'generic',
+        // `$12.50`: the file names its prices' currency.
+        currency_source: 'file',
         delimiter: ',',
         header_row: 1,
         columns: {
@@ -599,6 +601,7 @@ describe('limits and sources', () => {
         ignored_columns: [],
         rows: 0,
         items: 0,
+        currency_source: null,
         pages: 0,
       },
     ]);

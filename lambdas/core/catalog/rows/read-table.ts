@@ -1,3 +1,4 @@
+import { cellStatesCurrency, codeStatesCurrency, headerStatesCurrency } from '../currency-source';
 import type { Field } from '../headers/aliases';
 import { columnLabel } from '../headers/columns';
 import { normaliseHeader } from '../headers/normalise';
@@ -32,7 +33,23 @@ export interface TableOutcome {
   /** Data rows read (blank rows not counted). */
   readonly rows: number;
   readonly provides: ReadonlySet<Field>;
+  /** The table names its prices' currency: a price cell (`22.00 USD`), a currency column, a price header. */
+  readonly currencyStated: boolean;
 }
+
+/** How many rows are looked at for a currency the file states: a file that states it does so from the start. */
+const CURRENCY_ROWS = 200;
+
+/** The columns of a reader that may name a currency: its price columns and its currency column. */
+const currencyColumns = (reader: RowReader): { prices: number[]; codes: number[] } => {
+  const prices: number[] = [];
+  const codes: number[] = [];
+  for (const [index, field] of reader.columns) {
+    if (field === 'currency') codes.push(index);
+    else if (/price/.test(field)) prices.push(index);
+  }
+  return { prices, codes };
+};
 
 const headerText = (cell: CellValue | undefined): string =>
   typeof cell === 'string'
@@ -107,6 +124,21 @@ export const readTable = async (
   /** Until the first product row: rows describing the columns are skipped, with a warning. */
   let hints = false;
   const dataInBlank = new Set<number>();
+  let currencyStated = false;
+  let currencyRows = 0;
+  let namesCurrency: { reader: RowReader; prices: number[]; codes: number[] } | null = null;
+  /** Looks for a currency the file states, in the first rows. */
+  const lookForCurrency = (row: TableRow, current: RowReader): void => {
+    if (currencyStated || currencyRows >= CURRENCY_ROWS) return;
+    if (namesCurrency?.reader !== current) {
+      namesCurrency = { reader: current, ...currencyColumns(current) };
+      if (namesCurrency.prices.some((i) => headerStatesCurrency(headers[i] ?? ''))) currencyStated = true;
+    }
+    currencyRows += 1;
+    currencyStated ||=
+      namesCurrency.codes.some((i) => codeStatesCurrency(row.cells[i])) ||
+      namesCurrency.prices.some((i) => cellStatesCurrency(row.cells[i]));
+  };
   /** Rows with data while the header is looked for: a candidate and the rows under it. */
   const waiting: TableRow[] = [];
 
@@ -137,6 +169,7 @@ export const readTable = async (
     rows += 1;
     for (const i of blankHeaders) if (!isBlank(row.cells[i])) dataInBlank.add(i);
     for (let i = headers.length; i < row.cells.length; i += 1) if (!isBlank(row.cells[i])) dataInBlank.add(i);
+    lookForCurrency(row, reader ?? current);
     (reader ?? current).row(row, emit);
   };
 
@@ -180,6 +213,7 @@ export const readTable = async (
       ignored: [],
       rows: 0,
       provides: new Set(),
+      currencyStated: false,
     };
   }
   found.end(emit);
@@ -201,5 +235,6 @@ export const readTable = async (
     ignored,
     rows,
     provides: found.provides,
+    currencyStated,
   };
 };

@@ -5,6 +5,7 @@ import { singleVariant } from '../../rows/variant-prices';
 import type { TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
 import { normaliseHeader } from '../normalise';
+import { titleOptions, withoutColourCode, withoutOptionLabel } from './feed-titles';
 import { addImages, ownColumnsOnly } from './product-rows';
 import { columnFields, optionNamesOf, optionsName, profileColumns, providedFields } from './profile';
 
@@ -144,12 +145,12 @@ export const openProductFeed = (
     const found = new Map<string, string>();
     for (const [role, label] of VARIANT_ATTRIBUTES) {
       const value = cells.text(row, col(role));
-      if (value !== null) found.set(label, value);
+      if (value !== null) found.set(label, withoutColourCode(value));
     }
     for (const pair of (cells.text(row, MORE) ?? '').split(/[,;](?=[^,;:]+:)/)) {
       const at = pair.indexOf(':');
       if (at > 0 && pair.slice(at + 1).trim() !== '')
-        found.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+        found.set(pair.slice(0, at).trim(), withoutColourCode(pair.slice(at + 1)));
     }
     return found;
   };
@@ -168,9 +169,11 @@ export const openProductFeed = (
       }
     }
     const images: DraftImage[] = [];
-    const name = commonTitle(titles);
+    const labels = new Set(offers.flatMap((o) => [...o.attributes.keys()]));
+    // `Tee - Color Black`, `Tee - Color White`: the common start's `Color` is an option label, not a name.
+    const name = several ? withoutOptionLabel(commonTitle(titles), labels).name : commonTitle(titles);
     // Offers told apart by their titles only (`Tee - Small`, no size attribute) are named by the rest.
-    const byTitle = (title: string | null) =>
+    const restOf = (title: string | null) =>
       several && title?.startsWith(name)
         ? title
             .slice(name.length)
@@ -179,11 +182,14 @@ export const openProductFeed = (
         : null;
     const variants = offers.map((offer) => {
       addImages({ images }, [...offer.image, ...offer.more]);
-      const options: Record<string, string> = {};
+      let options: Record<string, string> = {};
       for (const [label, value] of offer.attributes) if (varying.has(label)) options[label] = value;
+      const rest = restOf(offer.title);
+      // No attribute tells the offers apart: a rest of labelled values (`Farbe Rot - Größe M`) is options.
+      if (Object.keys(options).length === 0 && rest !== null) options = titleOptions(rest, labels) ?? {};
       return {
         ...offer.variant,
-        name: optionsName(options) ?? byTitle(offer.title),
+        name: optionsName(options) ?? rest,
         options,
         images: several ? offer.image : [],
       };

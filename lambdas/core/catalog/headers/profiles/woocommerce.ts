@@ -3,7 +3,7 @@ import { categoryPath, cellDescription } from '../../rows/cells';
 import { rowCells } from '../../rows/row-cells';
 import type { RowReader, TableContext } from '../../rows/types';
 import { singleVariant } from '../../rows/variant-prices';
-import type { TableRow } from '../../sources/types';
+import type { CellValue, TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
 import { normaliseHeader } from '../normalise';
 import {
@@ -24,6 +24,12 @@ import {
  * used); `Tags` and `Images` are comma-separated; `Regular price` is the price (`Sale price` is a
  * promotion and is not read). The header is in the store's language (German, French and Spanish
  * exports are read as well as English ones).
+ *
+ * A dump of the REST API (`/wp-json/wc/v3/products`, as JSON or flattened to CSV) has the same columns in
+ * snake case but no variation rows (variations are another endpoint): its `price` (the price charged now)
+ * is read when `regular_price` is empty, categories and tags come as lists of `{ id, name, slug }` (or
+ * their names joined with `;`), and a variable product no variation row names keeps its own price and SKU
+ * (one `variation_unread` warning says its variations are not in the file).
  */
 
 // WooCommerce writes its export's header in the site's language (the column names are translated
@@ -84,14 +90,36 @@ const anyOf = (headers: ReadonlySet<string>, names: readonly string[]): boolean 
   names.some((name) => headers.has(normaliseHeader(name)));
 
 /** Splits on commas not escaped as `\,` (WooCommerce escapes commas inside names). */
-const splitList = (text: string): string[] =>
+const splitList = (text: string, separators = /(?<!\\),/): string[] =>
   text
-    .split(/(?<!\\),/)
+    .split(separators)
     .map((s) => s.replace(/\\,/g, ',').trim())
     .filter(Boolean);
 
+/**
+ * Categories and tags as a REST API dump (`/wp-json/wc/v3/products`) holds them: a list of
+ * `{ id, name, slug }` objects (JSON), or their names joined with `;` or `|` when it was flattened to CSV.
+ */
+const LIST_SEPARATORS = /(?<!\\)[,;|]/;
+
+/** The names of a JSON list cell (`[{ "id": 9, "name": "Hoodies" }]`, `["Hoodies"]`), or null for text. */
+const namesOfList = (raw: CellValue | undefined): string[] | null => {
+  if (!Array.isArray(raw)) return null;
+  return raw.flatMap((entry: unknown) => {
+    if (typeof entry === 'string') return entry.trim() === '' ? [] : [entry.trim()];
+    if (entry !== null && typeof entry === 'object') {
+      const name = (entry as Record<string, unknown>).name;
+      return typeof name === 'string' && name.trim() !== '' ? [name.trim()] : [];
+    }
+    return [];
+  });
+};
+
 interface Parent {
+  readonly row: TableRow;
   readonly draft: Omit<DraftItem, 'variants' | 'optionNames'>;
+  /** The parent row's own price and SKU: what is left of the product when no variation row names it. */
+  readonly own: DraftVariant;
   readonly variants: DraftVariant[];
 }
 
@@ -131,11 +159,10 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
   const orphans: { row: TableRow; parentRef: string; variant: DraftVariant; name: string }[] = [];
 
   const categoryOf = (row: TableRow): string[] | null => {
-    const index = cells.first(row, CATEGORY);
+    const index = CATEGORY.find((i) => namesOfList(row.cells[i])?.length) ?? cells.first(row, CATEGORY);
     if (index < 0) return null;
-    const paths = splitList(cells.text(row, [index]) ?? '')
-      .map(categoryPath)
-      .filter((p) => p.length > 0);
+    const names = namesOfList(row.cells[index]) ?? splitList(cells.text(row, [index]) ?? '', LIST_SEPARATORS);
+    const paths = names.map(categoryPath).filter((p) => p.length > 0);
     if (paths.length === 0) return null;
     // `Clothing, Clothing > Hoodies`: a path and its own ancestors are one category, the deepest.
     const distinct = paths.filter(
@@ -156,6 +183,10 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
   };
 
   const tagsOf = (row: TableRow): readonly string[] => {
+    for (const i of TAGS) {
+      const names = namesOfList(row.cells[i]);
+      if (names !== null && names.length > 0) return [...new Set(names)];
+    }
     const index = cells.first(row, TAGS);
     const raw = index < 0 ? null : cells.text(row, [index]);
     if (raw === null || !raw.includes('\\,')) return cells.tags(row, TAGS);
@@ -249,7 +280,12 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
         return;
       }
       if (types.includes('variable')) {
-        const parent: Parent = { draft: itemOf(row, name), variants: [] };
+        const parent: Parent = {
+          row,
+          draft: itemOf(row, name),
+          own: { ...variantOf(row, {}), images: [] },
+          variants: [],
+        };
         const id = cells.text(row, ID);
         const sku = cells.text(row, SKU);
         if (id !== null) parents.set(`id:${id}`.toLowerCase(), parent);
@@ -280,8 +316,26 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
           variants: [orphan.variant],
         });
       }
+      // A variable product no variation row names (a REST API dump, an export of the parents only) is
+      // kept with its own price and SKU rather than emptied: its variations are not in the file.
+      const unread: Parent[] = [];
       for (const parent of order) {
-        emit({ ...parent.draft, optionNames: optionNamesOf(parent.variants), variants: parent.variants });
+        if (parent.variants.length === 0) {
+          unread.push(parent);
+          emit({ ...parent.draft, optionNames: [], variants: [parent.own] });
+        } else
+          emit({ ...parent.draft, optionNames: optionNamesOf(parent.variants), variants: parent.variants });
+      }
+      const [first] = unread;
+      if (first !== undefined) {
+        const names = unread.slice(0, 3).map((p) => JSON.stringify(p.draft.name));
+        ctx.warn(
+          first.row.row,
+          TYPE[0] === undefined ? 'Type' : cells.label(TYPE[0]),
+          'variation_unread',
+          `${unread.length} variable product(s) have no variation rows in this file (${names.join(', ')}${unread.length > 3 ? ', …' : ''}): ` +
+            'each is kept with its own price and SKU; its variations are not in the file',
+        );
       }
     },
   };

@@ -5,7 +5,15 @@ import { singleVariant } from '../../rows/variant-prices';
 import type { TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
 import { normaliseHeader } from '../normalise';
-import { columnFields, optionNamesOf, type Profile, profileColumns, providedFields } from './profile';
+import {
+  columnFields,
+  nameColumnLabel,
+  optionNamesOf,
+  type Profile,
+  profileColumns,
+  providedFields,
+  skippedNameless,
+} from './profile';
 
 /**
  * Square's item library export (Items → Export library): one row per item variation. Rows with the same
@@ -116,15 +124,16 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
     provides: providedFields(map),
     row(row, emit) {
       const name = cells.text(row, NAME);
-      if (name === null) {
-        ctx.warn(
+      if (
+        skippedNameless(
+          name,
+          ctx,
           row.row,
-          NAME[0] === undefined ? 'Item Name' : cells.label(NAME[0]),
-          'missing_name',
+          nameColumnLabel(cells, NAME, 'Item Name'),
           'the row has no Item Name; skipped',
-        );
+        )
+      )
         return;
-      }
       if (current === null || current.name !== name) {
         flush(emit);
         current = { name, firstRow: row.row, description: null, categoryPath: null, variants: [] };

@@ -134,4 +134,27 @@ describe('translated exports read as the English ones', () => {
     expect(pathOf(document, chair)).toEqual(['Muebles', 'Sillas']);
     expect(odooCategoryPath('Todos')).toBeNull();
   });
+
+  test('Square in Catalan: Nom de l’article and Nom de la variant group the variations of one item', async () => {
+    const headers = ['Testimoni', 'Nom de l’article', 'Nom de la variant', 'SKU', 'Descripció', 'Categoria'];
+    expect(profileOf(headers)).toBe('square');
+    const csv = csvOf([
+      headers,
+      ['', 'Cafè amb llet', 'Petit', 'CAF-P', 'Amb llet fresca', 'Begudes'],
+      ['', 'Cafè amb llet', 'Gran', 'CAF-G', '', 'Begudes'],
+      ['', 'Croissant', 'Regular', 'CRO', '', 'Pastisseria'],
+    ]);
+    const { document } = await buildRetail(csv, 'de_de');
+    expect(document.items.map((i) => [i.name, i.variants.map((v) => [v.name, v.sku])])).toEqual([
+      [
+        'Cafè amb llet',
+        [
+          ['Petit', 'CAF-P'],
+          ['Gran', 'CAF-G'],
+        ],
+      ],
+      ['Croissant', [[null, 'CRO']]],
+    ]);
+    expect(pathOf(document, itemNamed(document, 'Croissant'))).toEqual(['Pastisseria']);
+  });
 });

@@ -5,6 +5,7 @@ import { singleVariant } from '../../rows/variant-prices';
 import type { TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
 import { normaliseHeader } from '../normalise';
+import { roleNames, signatureFits } from './header-table';
 import {
   columnFields,
   nameColumnLabel,
@@ -14,6 +15,7 @@ import {
   providedFields,
   skippedNameless,
 } from './profile';
+import { SQUARE_HEADERS } from './tables/square';
 
 /**
  * Square's item library export (Items → Export library): one row per item variation. Rows with the same
@@ -24,21 +26,8 @@ import {
  * Category: `Categories` (the first, when several), else `Category`, else `Reporting Category`.
  */
 
-const TABLE = {
-  name: ['item name'],
-  variant: ['variation name'],
-  sku: ['sku'],
-  gtin: ['gtin', 'upc', 'barcode'],
-  description: ['description', 'item description'],
-  category: ['categories', 'category', 'reporting category'],
-  price: ['price'],
-  option_name_1: ['option name 1'],
-  option_value_1: ['option value 1'],
-  option_name_2: ['option name 2'],
-  option_value_2: ['option value 2'],
-  option_name_3: ['option name 3'],
-  option_value_3: ['option value 3'],
-} as const;
+/** Square's columns in each language its Dashboard exports in: tables/square.ts. */
+const TABLE = roleNames(SQUARE_HEADERS);
 
 type Role = keyof typeof TABLE;
 
@@ -169,6 +158,6 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
 
 export const squareProfile: Profile = {
   name: 'square',
-  matches: (headers) => headers.has('item name') && headers.has('variation name'),
+  matches: (headers) => signatureFits(SQUARE_HEADERS, headers),
   open,
 };

@@ -7,7 +7,14 @@ import type { TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
 import { normaliseHeader } from '../normalise';
 import { categoryList, ownColumnsOnly, primaryCategory } from './product-rows';
-import { columnFields, type Profile, profileColumns, providedFields } from './profile';
+import {
+  columnFields,
+  nameColumnLabel,
+  type Profile,
+  profileColumns,
+  providedFields,
+  skippedNameless,
+} from './profile';
 
 /**
  * Big Cartel's product export (Products > Export): one row per product with `Name`, `Description`,
@@ -100,15 +107,16 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
     provides: providedFields(map),
     row(row, emit) {
       const name = cells.text(row, NAME);
-      if (name === null) {
-        ctx.warn(
+      if (
+        skippedNameless(
+          name,
+          ctx,
           row.row,
-          NAME[0] === undefined ? 'Name' : cells.label(NAME[0]),
-          'missing_name',
+          nameColumnLabel(cells, NAME, 'Name'),
           'the product has no name; skipped',
-        );
+        )
+      )
         return;
-      }
       const { cell } = cells.priceOf(row, PRICE, currencyOf(row));
       const categories = cells.text(row, CATEGORY);
       const draft: DraftItem = {

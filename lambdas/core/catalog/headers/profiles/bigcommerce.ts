@@ -16,7 +16,14 @@ import {
   productDraft,
   startProduct,
 } from './product-rows';
-import { columnFields, optionsName, type Profile, profileColumns, providedFields } from './profile';
+import {
+  columnFields,
+  optionsName,
+  type Profile,
+  profileColumns,
+  providedFields,
+  skippedNameless,
+} from './profile';
 
 /**
  * BigCommerce's product export, both generations (support.bigcommerce.com "Complex Attributes",
@@ -214,15 +221,16 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
       product.variants.push(variant);
     }
     const draft = productDraft(product, ctx);
-    if (draft === null) {
-      ctx.warn(
+    if (
+      skippedNameless(
+        draft,
+        ctx,
         product.firstRow,
         label(NAME, 'Product Name'),
-        'missing_name',
         'the product has no name; skipped',
-      );
+      )
+    )
       return;
-    }
     emit(draft);
   };
 

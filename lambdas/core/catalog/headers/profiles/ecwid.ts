@@ -15,7 +15,14 @@ import {
   splitEscaped,
   startProduct,
 } from './product-rows';
-import { columnFields, optionsName, type Profile, profileColumns, providedFields } from './profile';
+import {
+  columnFields,
+  optionsName,
+  type Profile,
+  profileColumns,
+  providedFields,
+  skippedNameless,
+} from './profile';
 
 /**
  * Ecwid (Lightspeed E-Series) catalog CSV (Catalog > Products > Export, the catalog format of stores since
@@ -240,15 +247,16 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
     }
     if (product.variants.length === 0) product.variants.push(...ownVariants(product, product.firstRow));
     const draft = productDraft(product, ctx);
-    if (draft === null) {
-      ctx.warn(
+    if (
+      skippedNameless(
+        draft,
+        ctx,
         product.firstRow,
         label('name', 'product_name'),
-        'missing_name',
         'the product has no name; skipped',
-      );
+      )
+    )
       return;
-    }
     emit(draft);
   };
 

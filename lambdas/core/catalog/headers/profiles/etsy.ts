@@ -5,6 +5,7 @@ import { singleVariant } from '../../rows/variant-prices';
 import type { TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
 import { normaliseHeader } from '../normalise';
+import { roleNames, signatureFits } from './header-table';
 import { optionCombinations, ownColumnsOnly, splitEscaped } from './product-rows';
 import {
   columnFields,
@@ -14,6 +15,7 @@ import {
   profileColumns,
   providedFields,
 } from './profile';
+import { ETSY_HEADERS, type ETSY_IGNORED, type EtsyRole } from './tables/etsy';
 
 /**
  * Etsy's listings download (Shop Manager > Settings > Options > Download Data: EtsyListingsDownload.csv):
@@ -26,27 +28,16 @@ import {
  */
 
 /**
- * Etsy's columns in the languages the download is written in (it follows the seller's Etsy language: an
- * Italian shop gets `TITOLO`, `PREZZO`, `IMMAGINE1`, `TIPO VARIANTE 1`; `CURRENCY_CODE` and `SKU` stay
- * English). Matched as header names are (case, accents and punctuation aside).
+ * Etsy's columns in the languages the download is written in (tables/etsy.ts: it follows the seller's
+ * Etsy language; `CURRENCY_CODE` and `SKU` stay English). The quantity and materials columns are not
+ * read but tell Etsy's download apart.
  */
-const TABLE = {
-  name: ['title', 'titolo', 'título', 'titre', 'titel'],
-  description: ['description', 'descrizione', 'descripción', 'beschreibung'],
-  price: ['price', 'prezzo', 'precio', 'prix', 'preis'],
-  currency: ['currency code'],
-  tags: ['tags', 'tag', 'etiquetas'],
-  sku: ['sku'],
-} as const;
+const TABLE = roleNames(ETSY_HEADERS) as Record<
+  Exclude<EtsyRole, (typeof ETSY_IGNORED)[number]>,
+  readonly string[]
+>;
 
 type Role = keyof typeof TABLE;
-
-/** Columns the catalog does not read (listed as ignored) that tell Etsy's download apart. */
-const SIGNATURE = {
-  ...TABLE,
-  quantity: ['quantity', 'quantità', 'cantidad', 'quantité', 'menge'],
-  materials: ['materials', 'materiali', 'materiales', 'matériaux', 'materialien'],
-} as const;
 
 const IMAGE = /^(?:image|photo|immagine|imagen|bild|foto) ?(\d+)$/;
 /** `VARIATION 1 TYPE` and its translations: the variation's number and which part (type, name, values). */
@@ -81,10 +72,6 @@ const variationOf = (normalised: string): { n: number; part: 'type' | 'name' | '
   }
   return null;
 };
-
-/** True when the header has a column of that role in one of its languages. */
-const hasRole = (normalised: ReadonlySet<string>, role: keyof typeof SIGNATURE): boolean =>
-  SIGNATURE[role].some((name) => normalised.has(normaliseHeader(name)));
 
 const open = (headers: readonly string[], ctx: TableContext): RowReader => {
   const map = profileColumns(headers, TABLE, { skip: ownColumnsOnly(TABLE) });
@@ -179,10 +166,9 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
 
 export const etsyProfile: Profile = {
   name: 'etsy',
+  // The table's signature, and (a hook no table says) a first image or a first variation column.
   matches: (headers) =>
-    hasRole(headers, 'name') &&
-    hasRole(headers, 'price') &&
-    [...headers].some((header) => IMAGE.exec(header)?.[1] === '1' || variationOf(header)?.n === 1) &&
-    (hasRole(headers, 'currency') || hasRole(headers, 'materials') || hasRole(headers, 'quantity')),
+    signatureFits(ETSY_HEADERS, headers) &&
+    [...headers].some((header) => IMAGE.exec(header)?.[1] === '1' || variationOf(header)?.n === 1),
   open,
 };

@@ -4,7 +4,14 @@ import { singleVariant } from '../../rows/variant-prices';
 import type { Field } from '../aliases';
 import { normaliseHeader } from '../normalise';
 import { ownColumnsOnly, type ProductRows, productDraft, startProduct } from './product-rows';
-import { columnFields, optionsName, type Profile, profileColumns, providedFields } from './profile';
+import {
+  columnFields,
+  optionsName,
+  type Profile,
+  profileColumns,
+  providedFields,
+  skippedNameless,
+} from './profile';
 
 /**
  * Lightspeed Retail X-Series' product export (formerly Vend: Catalog > Products > Export): one row per
@@ -70,15 +77,16 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
     current = null;
     if (product === null) return;
     const draft = productDraft(product, ctx);
-    if (draft === null) {
-      ctx.warn(
+    if (
+      skippedNameless(
+        draft,
+        ctx,
         product.firstRow,
         nameLabel,
-        'missing_name',
         `product ${JSON.stringify(product.key)} has no name; skipped`,
-      );
+      )
+    )
       return;
-    }
     emit(draft);
   };
 
@@ -88,10 +96,10 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
     provides: providedFields(map),
     row(row, emit) {
       const handle = cells.text(row, HANDLE) ?? cells.text(row, NAME);
-      if (handle === null) {
-        ctx.warn(row.row, nameLabel, 'missing_name', 'the row has neither a handle nor a name; skipped');
+      if (
+        skippedNameless(handle, ctx, row.row, nameLabel, 'the row has neither a handle nor a name; skipped')
+      )
         return;
-      }
       if (current === null || current.key !== handle) {
         flush(emit);
         current = startProduct(handle, row.row);

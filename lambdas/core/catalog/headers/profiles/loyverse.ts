@@ -5,16 +5,19 @@ import type { RowReader, TableContext } from '../../rows/types';
 import { singleVariant } from '../../rows/variant-prices';
 import type { TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
-import { normaliseHeader } from '../normalise';
+import { roleNames, signatureFits } from './header-table';
 import { STORE_COLUMN, storePrice, storesOf, yesNo } from './loyverse-stores';
 import {
   columnFields,
+  nameColumnLabel,
   optionNamesOf,
   optionsName,
   type Profile,
   profileColumns,
   providedFields,
+  skippedNameless,
 } from './profile';
+import { LOYVERSE_HEADERS } from './tables/loyverse';
 
 /**
  * Loyverse's items export (Back Office → Items → Export; help.loyverse.com "Exporting and Importing
@@ -31,43 +34,8 @@ import {
  * puts the nameless variant rows apart from their item's first row).
  */
 
-/**
- * Loyverse's columns in each language its Back Office exports in (the header follows the user's interface
- * language: English, Spanish, Portuguese, French). Matched as header names are (case, accents and
- * punctuation aside).
- */
-const TABLE = {
-  handle: ['handle'],
-  sku: ['sku', 'ref'],
-  name: ['name', 'nombre', 'nome', 'nom'],
-  category: ['category', 'categoría', 'categoria', 'catégorie'],
-  description: ['description', 'descripción', 'descrição'],
-  sold_by_weight: ['sold by weight', 'vendido por peso', 'vendu au poids'],
-  option_name_1: ['option 1 name', 'opción 1 nombre', 'opção 1 nome', 'option 1 nom'],
-  option_value_1: ['option 1 value', 'opción 1 valor', 'opção 1 valor', 'option 1 valeur'],
-  option_name_2: ['option 2 name', 'opción 2 nombre', 'opção 2 nome', 'option 2 nom'],
-  option_value_2: ['option 2 value', 'opción 2 valor', 'opção 2 valor', 'option 2 valeur'],
-  option_name_3: ['option 3 name', 'opción 3 nombre', 'opção 3 nome', 'option 3 nom'],
-  option_value_3: ['option 3 value', 'opción 3 valor', 'opção 3 valor', 'option 3 valeur'],
-  price: [
-    'default price',
-    'price',
-    'precio predeterminado',
-    'precio',
-    'preço padrão',
-    'preço',
-    'prix par défaut',
-    'prix',
-  ],
-  gtin: ['barcode', 'código de barras', 'code barre', 'code barres', 'code à barres'],
-  component_sku: ['sku of included item', 'ref del componente', 'ref do componente', 'ref du composant'],
-  component_quantity: [
-    'quantity of included item',
-    'cantidad del componente',
-    'quantidade do componente',
-    'quantité du composant',
-  ],
-} as const;
+/** Loyverse's columns in each language its Back Office exports in: tables/loyverse.ts. */
+const TABLE = roleNames(LOYVERSE_HEADERS);
 
 type Role = keyof typeof TABLE;
 
@@ -181,15 +149,16 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
   };
 
   const draftOf = (item: Item): DraftItem | null => {
-    if (item.name === null) {
-      ctx.warn(
+    if (
+      skippedNameless(
+        item.name,
+        ctx,
         item.firstRow,
-        NAME[0] === undefined ? 'Name' : cells.label(NAME[0]),
-        'missing_name',
+        nameColumnLabel(cells, NAME, 'Name'),
         `item ${JSON.stringify(item.handle ?? '')} has no name; skipped`,
-      );
+      )
+    )
       return null;
-    }
     if (item.variants.length === 0 && item.skipped > 0) return null;
     const variants = item.variants.map((pending): DraftVariant => {
       const options: Record<string, string> = {};
@@ -275,16 +244,8 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
 
 /** Recognised by `Handle` and `Name` beside one of Loyverse's own columns. */
 /** True when the header has a column of that role in one of its languages. */
-const hasRole = (normalised: ReadonlySet<string>, role: Role): boolean =>
-  TABLE[role].some((name) => normalised.has(normaliseHeader(name)));
-
 export const loyverseProfile: Profile = {
   name: 'loyverse',
-  matches: (headers) =>
-    hasRole(headers, 'handle') &&
-    hasRole(headers, 'name') &&
-    (hasRole(headers, 'sold_by_weight') ||
-      hasRole(headers, 'component_sku') ||
-      hasRole(headers, 'component_quantity')),
+  matches: (headers) => signatureFits(LOYVERSE_HEADERS, headers),
   open,
 };

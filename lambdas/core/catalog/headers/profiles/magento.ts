@@ -16,7 +16,14 @@ import {
   variations,
 } from './magento-cells';
 import { ownColumnsOnly, primaryCategory, productDraft, startProduct } from './product-rows';
-import { columnFields, optionsName, type Profile, profileColumns, providedFields } from './profile';
+import {
+  columnFields,
+  optionsName,
+  type Profile,
+  profileColumns,
+  providedFields,
+  skippedNameless,
+} from './profile';
 
 /**
  * Magento 2 / Adobe Commerce's product export (System > Data Transfer > Export, entity Products): one row
@@ -188,9 +195,8 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
       },
       ctx,
     );
-    if (draft === null)
-      ctx.warn(product.row, label(NAME, 'name'), 'missing_name', 'the product has no name; skipped');
-    else emit(draft);
+    if (!skippedNameless(draft, ctx, product.row, label(NAME, 'name'), 'the product has no name; skipped'))
+      emit(draft);
   };
 
   const ownVariant = (product: ProductRow): DraftVariant => ({

@@ -3,8 +3,17 @@ import type { DraftSink, RowReader, TableContext } from '../../rows/types';
 import { singleVariant } from '../../rows/variant-prices';
 import type { TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
+import { roleNames, signatureFits } from './header-table';
 import { ownColumnsOnly, type ProductRows, productDraft, startProduct } from './product-rows';
-import { columnFields, optionsName, type Profile, profileColumns, providedFields } from './profile';
+import {
+  columnFields,
+  optionsName,
+  type Profile,
+  profileColumns,
+  providedFields,
+  skippedNameless,
+} from './profile';
+import { ODOO_HEADERS, ODOO_ROOT_CATEGORY } from './tables/odoo';
 
 /**
  * Odoo's product export (Inventory or Sales > Products, or Product Variants > select > Export), with the
@@ -19,32 +28,17 @@ import { columnFields, optionsName, type Profile, profileColumns, providedFields
  * line adds to the record above. `Cost`, `Product Type`, quantities, the ID and the company are Odoo's own.
  */
 
-const TABLE = {
-  name: ['name'],
-  template: ['product template', 'product tmpl id'],
-  sku: ['internal reference', 'default code'],
-  gtin: ['barcode'],
-  price: ['sales price', 'lst price', 'list price'],
-  category: ['product category', 'categ id'],
-  description: ['sales description', 'description sale', 'description'],
-  tags: ['product tags', 'product template tags', 'product tag ids', 'tags'],
-  values: [
-    'variant values',
-    'attribute values',
-    'product template variant value ids',
-    'product template attribute value ids',
-  ],
-} as const;
+const TABLE = roleNames(ODOO_HEADERS);
 
 type Role = keyof typeof TABLE;
 
-/** `All / Saleable / Office` → `['Saleable', 'Office']`; `All` alone → null. */
+/** `All / Saleable / Office` → `['Saleable', 'Office']` (`Todos / …` in Spanish); `All` alone → null. */
 export const odooCategoryPath = (text: string): string[] | null => {
   const levels = text
     .split(/\s+\/\s+/)
     .map((s) => s.trim())
     .filter(Boolean);
-  if (levels.length > 0 && levels[0]?.toLowerCase() === 'all') levels.shift();
+  if (levels.length > 0 && ODOO_ROOT_CATEGORY.includes(levels[0]?.toLowerCase() ?? '')) levels.shift();
   return levels.length === 0 ? null : levels;
 };
 
@@ -123,7 +117,7 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
           last.product.tags = [...new Set([...last.product.tags, ...cells.tags(row, TAGS)])];
           return;
         }
-        ctx.warn(row.row, nameLabel, 'missing_name', 'the product has no name; skipped');
+        skippedNameless(name, ctx, row.row, nameLabel, 'the product has no name; skipped');
         return;
       }
       const options = odooValues(cells.text(row, VALUES) ?? '');
@@ -158,13 +152,6 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
 export const odooProfile: Profile = {
   name: 'odoo',
   // The name with Odoo's `Internal Reference` (`default_code`) and its sales price or product category.
-  matches: (headers) =>
-    headers.has('name') &&
-    (headers.has('internal reference') || headers.has('default code')) &&
-    (headers.has('sales price') ||
-      headers.has('lst price') ||
-      headers.has('list price') ||
-      headers.has('product category') ||
-      headers.has('categ id')),
+  matches: (headers) => signatureFits(ODOO_HEADERS, headers),
   open,
 };

@@ -1,4 +1,5 @@
 import type { DraftVariant } from '../../draft';
+import type { RowCells } from '../../rows/row-cells';
 import type { RowReader, TableContext } from '../../rows/types';
 import { FIELDS, type Field, fieldOf } from '../aliases';
 import { type ColumnMap, type HeaderLookup, mapColumns } from '../columns';
@@ -71,4 +72,27 @@ export const optionNamesOf = (variants: readonly DraftVariant[]): string[] => {
     for (const name of Object.keys(variant.options ?? {})) if (!names.includes(name)) names.push(name);
   }
   return names;
+};
+
+/** The column a missing-name warning names: the name column's header, else the platform's name for it. */
+export const nameColumnLabel = (cells: RowCells, nameColumns: readonly number[], fallback: string): string =>
+  nameColumns[0] === undefined ? fallback : cells.label(nameColumns[0]);
+
+/**
+ * Every profile's one rule for a row or product without a name (SPEC 5.2: an item needs one): true, with a
+ * `missing_name` warning at that row and column saying what was skipped, when `name` (the name, or the
+ * draft that could not be named) is null.
+ *
+ * @example if (skippedNameless(name, ctx, row.row, label, 'the row has no Item Name; skipped')) return;
+ */
+export const skippedNameless = <T>(
+  name: T | null,
+  ctx: TableContext,
+  row: number | null,
+  column: string,
+  message: string,
+): name is null => {
+  if (name !== null) return false;
+  ctx.warn(row, column, 'missing_name', message);
+  return true;
 };

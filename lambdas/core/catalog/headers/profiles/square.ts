@@ -5,7 +5,17 @@ import { singleVariant } from '../../rows/variant-prices';
 import type { TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
 import { normaliseHeader } from '../normalise';
-import { columnFields, optionNamesOf, type Profile, profileColumns, providedFields } from './profile';
+import { roleNames, signatureFits } from './header-table';
+import {
+  columnFields,
+  nameColumnLabel,
+  optionNamesOf,
+  type Profile,
+  profileColumns,
+  providedFields,
+  skippedNameless,
+} from './profile';
+import { SQUARE_HEADERS } from './tables/square';
 
 /**
  * Square's item library export (Items → Export library): one row per item variation. Rows with the same
@@ -16,21 +26,8 @@ import { columnFields, optionNamesOf, type Profile, profileColumns, providedFiel
  * Category: `Categories` (the first, when several), else `Category`, else `Reporting Category`.
  */
 
-const TABLE = {
-  name: ['item name'],
-  variant: ['variation name'],
-  sku: ['sku'],
-  gtin: ['gtin', 'upc', 'barcode'],
-  description: ['description', 'item description'],
-  category: ['categories', 'category', 'reporting category'],
-  price: ['price'],
-  option_name_1: ['option name 1'],
-  option_value_1: ['option value 1'],
-  option_name_2: ['option name 2'],
-  option_value_2: ['option value 2'],
-  option_name_3: ['option name 3'],
-  option_value_3: ['option value 3'],
-} as const;
+/** Square's columns in each language its Dashboard exports in: tables/square.ts. */
+const TABLE = roleNames(SQUARE_HEADERS);
 
 type Role = keyof typeof TABLE;
 
@@ -116,15 +113,16 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
     provides: providedFields(map),
     row(row, emit) {
       const name = cells.text(row, NAME);
-      if (name === null) {
-        ctx.warn(
+      if (
+        skippedNameless(
+          name,
+          ctx,
           row.row,
-          NAME[0] === undefined ? 'Item Name' : cells.label(NAME[0]),
-          'missing_name',
+          nameColumnLabel(cells, NAME, 'Item Name'),
           'the row has no Item Name; skipped',
-        );
+        )
+      )
         return;
-      }
       if (current === null || current.name !== name) {
         flush(emit);
         current = { name, firstRow: row.row, description: null, categoryPath: null, variants: [] };
@@ -160,6 +158,6 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
 
 export const squareProfile: Profile = {
   name: 'square',
-  matches: (headers) => headers.has('item name') && headers.has('variation name'),
+  matches: (headers) => signatureFits(SQUARE_HEADERS, headers),
   open,
 };

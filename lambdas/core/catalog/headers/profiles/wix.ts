@@ -18,7 +18,15 @@ import {
   splitEscaped,
   startProduct,
 } from './product-rows';
-import { columnFields, optionsName, type Profile, profileColumns, providedFields } from './profile';
+import {
+  columnFields,
+  nameColumnLabel,
+  optionsName,
+  type Profile,
+  profileColumns,
+  providedFields,
+  skippedNameless,
+} from './profile';
 
 /**
  * Wix Stores' product CSV (Store Products > More Actions > Export), both catalogs:
@@ -155,15 +163,16 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
       }
     }
     const draft = productDraft(product, ctx);
-    if (draft === null) {
-      ctx.warn(
+    if (
+      skippedNameless(
+        draft,
+        ctx,
         product.firstRow,
-        NAME[0] === undefined ? 'name' : cells.label(NAME[0]),
-        'missing_name',
+        nameColumnLabel(cells, NAME, 'name'),
         `product ${JSON.stringify(product.key)} has no name; skipped`,
-      );
+      )
+    )
       return;
-    }
     emit(draft);
   };
 

@@ -6,6 +6,7 @@ import { singleVariant } from '../../rows/variant-prices';
 import type { CellValue, TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
 import { normaliseHeader } from '../normalise';
+import { roleNames } from './header-table';
 import {
   columnFields,
   optionNamesOf,
@@ -14,6 +15,7 @@ import {
   profileColumns,
   providedFields,
 } from './profile';
+import { WOOCOMMERCE_HEADERS } from './tables/woocommerce';
 
 /**
  * WooCommerce's product CSV (Products → Export): one row per product or variation. `Type` says which:
@@ -33,38 +35,8 @@ import {
  */
 
 // WooCommerce writes its export's header in the site's language (the column names are translated
-// strings): English, then German, French and Spanish as those exports write them.
-const TABLE = {
-  id: ['id'],
-  type: ['type', 'typ', 'tipo'],
-  sku: ['sku', 'artikelnummer', 'ugs'],
-  gtin: [
-    'gtin upc ean or isbn',
-    'gtin upc ean oder isbn',
-    'gtin upc ean ou isbn',
-    'gtin upc ean o isbn',
-    'gtin',
-    'ean',
-    'upc',
-    'barcode',
-  ],
-  name: ['name', 'nom', 'nombre'],
-  description: [
-    'description',
-    'beschreibung',
-    'descripción',
-    'short description',
-    'kurzbeschreibung',
-    'description courte',
-    'descripción corta',
-  ],
-  price: ['regular price', 'regulärer preis', 'tarif régulier', 'precio normal'],
-  category: ['categories', 'kategorien', 'catégories', 'categorías'],
-  tags: ['tags', 'schlagwörter', 'étiquettes', 'etiquetas'],
-  image_url: ['images', 'bilder', 'imágenes'],
-  parent: ['parent', 'übergeordnetes produkt', 'superior'],
-  brand: ['brands', 'brand', 'marken', 'marques', 'marcas'],
-} as const;
+// strings): every language's names are in tables/woocommerce.ts.
+const TABLE = roleNames(WOOCOMMERCE_HEADERS);
 
 type Role = keyof typeof TABLE;
 

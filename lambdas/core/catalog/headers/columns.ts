@@ -1,5 +1,7 @@
 import { type Field, fieldOf } from './aliases';
 import { bracketed, normaliseHeader, withoutBrackets } from './normalise';
+import { headerCurrencyOf, priceWordRank } from './price-words';
+import { sizeColumn } from './size-columns';
 
 /**
  * Which column holds which field. Built once per table from its header row; the row normalisers then
@@ -49,21 +51,35 @@ const MORE_IMAGES =
   /^(?:(?:additional|extra|other|more|gallery|alternate|alternative|secondary) )?(?:product )?(?:image|photo|picture|img|pic|bild|foto|imagen)s?(?: ?(?:url|urls|link|links|src))?(?: ?\d{1,2})?(?: (?:url|link|src))?$/;
 
 /**
+ * A header whose words contain a price word (`display_price`, `Sale price`, `通常価格`, `Preis in EUR`): a
+ * price column by its header, after every alias (fewer other words first). Not a size's price column
+ * (`Price - Large`, `Small price`: size-columns.ts) nor a cost or a flag about the price (price-words.ts).
+ */
+const byPriceWord = (normalised: string, header: string): readonly [Field, number] | undefined => {
+  if (sizeColumn(header, 0) !== null) return undefined;
+  const rank = priceWordRank(normalised);
+  return rank === undefined ? undefined : ['price', 800 + rank];
+};
+
+/**
  * The generic aliases of SPEC 5.2 (headers/aliases.ts). A header whose brackets list labels
  * (`Price (glass / bottle)`) or qualify a field other than the price (`Barcode (EAN)`) is looked up
- * without them.
+ * without them; a header with a price word among others is a price column (byPriceWord).
  */
 export const genericLookup: HeaderLookup<Field> = (normalised, header) => {
   const found = fieldOf(normalised);
   if (found !== undefined) return taxExcluded(found, header) ? [found[0], found[1] + 1000] : found;
   if (MORE_IMAGES.test(normalised)) return ['image_url', 500];
   const inBrackets = bracketed(header);
-  if (inBrackets === null) return prefixed(normalised);
+  if (inBrackets === null) return prefixed(normalised) ?? byPriceWord(normalised, header);
   const base = fieldOf(normaliseHeader(withoutBrackets(header)));
   if (/[/|]/.test(inBrackets)) return base;
   // `Barcode (EAN)`, `Name (EN)`, `SKU (internal)`: the bracket qualifies the column, which is still the
-  // field. Not for prices: `Price (Large)` is a size's price column (size-columns.ts).
-  return base !== undefined && base[0] !== 'price' ? base : undefined;
+  // field. Not for prices: `Price (Large)` is a size's price column (size-columns.ts), but `价格(元)`,
+  // `Price (in CAD)` name the price's currency.
+  if (base !== undefined && base[0] !== 'price') return base;
+  if (headerCurrencyOf(inBrackets, 'XXX') === undefined) return undefined;
+  return base ?? byPriceWord(normaliseHeader(withoutBrackets(header)), withoutBrackets(header));
 };
 
 /**

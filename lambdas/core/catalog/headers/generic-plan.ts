@@ -27,7 +27,17 @@ export interface GenericPlan {
    * read only where the first image column is empty (it shows the same picture smaller).
    */
   readonly imageGroups: readonly (readonly number[])[];
+  /**
+   * The column holding each record's own id (`product_id`, `item_id`, `id`, `handle`), read as the draft's
+   * source key so that two products the source keeps apart are never one item; null without one, and
+   * when rows may be sizes or variants of one product (a `size` or `variant` column: each row's id is then
+   * a variant's).
+   */
+  readonly sourceKey: number | null;
 }
+
+/** A record's own id column (normalised header). */
+const RECORD_ID = /^(?:(?:product|item|article|listing|record|entry|sku) )?(?:id|uuid|guid|handle)$/;
 
 const THUMBNAIL = /\bthumb(?:nail)?s?\b/;
 
@@ -111,5 +121,9 @@ export const genericPlan = (headers: readonly string[], options: { sizeColumns: 
     sizes,
     priceLabels: labels ?? (price === undefined ? null : priceLabels(headers[price] ?? '')),
     imageGroups: imageGroups(headers, fields.get('image_url') ?? []),
+    sourceKey:
+      fields.has('size') || fields.has('variant') || sizes.length > 0
+        ? null
+        : (unused.find((i) => RECORD_ID.test(normaliseHeader(headers[i] ?? ''))) ?? null),
   };
 };

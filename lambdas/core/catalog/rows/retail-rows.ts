@@ -87,6 +87,7 @@ export const retailRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
         tags: cells.tags(row, TAGS),
         images: cells.gallery(row, plan.imageGroups),
         variants: [variant],
+        sourceKey: plan.sourceKey === null ? null : cells.text(row, [plan.sourceKey]),
         provenance: { source: ctx.source, row: row.row, sheet: ctx.sheet },
       };
       emit(draft);

@@ -1,6 +1,7 @@
 import type { DraftImage } from '../draft';
 import { columnLabel } from '../headers/columns';
 import { bracketed } from '../headers/normalise';
+import { headerCurrencyOf } from '../headers/price-words';
 import { isCurrencyCode } from '../money';
 import { parsePrice } from '../prices';
 import type { TableRow } from '../sources/types';
@@ -195,15 +196,19 @@ export const categoryPaths = (cells: RowCells) => {
 };
 
 /**
- * The currency a price header names in brackets (`Preis (CHF)`, `Price (€)`), or null.
+ * The currency a price header names (`Preis (CHF)`, `Price (€)`, `Preis in EUR`, `price_yen`), or null.
  *
  * @example headerCurrency('Price (€)', 'USD') // 'EUR'
  */
 export const headerCurrency = (header: string | undefined, fallback: string): string | null => {
-  const inBrackets = header === undefined ? null : bracketed(header);
-  if (inBrackets === null || !/^[^\d]{1,5}$/.test(inBrackets)) return null;
-  const parsed = parsePrice(`1 ${inBrackets}`, fallback);
-  return parsed.ok ? parsed.price.currency : null;
+  if (header === undefined) return null;
+  const inBrackets = bracketed(header);
+  if (inBrackets !== null && /^[^\d]{1,5}$/.test(inBrackets)) {
+    const parsed = parsePrice(`1 ${inBrackets}`, fallback);
+    if (parsed.ok) return parsed.price.currency;
+  }
+  // `Preis in EUR`, `price_yen`, `Price (in CAD)`: headers/price-words.ts.
+  return headerCurrencyOf(header, fallback) ?? null;
 };
 
 /**

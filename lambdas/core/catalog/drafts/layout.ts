@@ -1,4 +1,4 @@
-import { isPriceText } from './line-prices';
+import { isPriceText, readLinePrices } from './line-prices';
 import { type Box, median, type TextRun, unionBox } from './text-runs';
 
 /**
@@ -46,6 +46,12 @@ const MAX_DEPTH = 4;
 const GUTTER_TOLERANCE = 0.08;
 /** In font sizes: narrowest gutter, widest gap inside one cell. */
 const MIN_GUTTER = 1.0;
+/**
+ * Columns set close together (a narrow gutter, 0.6 of a font size) are told apart only in a region tall
+ * enough (rows) that a strip this narrow staying empty all the way down is no accident of word spacing.
+ */
+const NARROW_GUTTER = 0.6;
+const NARROW_GUTTER_ROWS = 8;
 const CELL_GAP = 1.0;
 /** A horizontal cut needs an empty band this tall (in font sizes). */
 const MIN_ROW_GAP = 1.2;
@@ -100,7 +106,7 @@ const findGutters = (rows: readonly Row[], font: number): [number, number][] => 
   const runs = rows.flatMap((r) => r.runs);
   const left = Math.min(...runs.map((r) => r.x));
   const width = Math.max(...runs.map(right)) - left;
-  const bin = Math.max(font / 4, width / 2000, 0.25);
+  const bin = Math.max(font / 8, width / 2000, 0.25);
   const counts = new Uint32Array(Math.ceil(width / bin) + 1);
   for (const run of runs) {
     const from = Math.floor((run.x - left) / bin);
@@ -108,6 +114,7 @@ const findGutters = (rows: readonly Row[], font: number): [number, number][] => 
     for (let i = from; i < to; i++) counts[i] = (counts[i] ?? 0) + 1;
   }
   const allowed = Math.max(1, Math.floor(rows.length * GUTTER_TOLERANCE));
+  const narrowest = (rows.length >= NARROW_GUTTER_ROWS ? NARROW_GUTTER : MIN_GUTTER) * font;
   const gutters: [number, number][] = [];
   let start = -1;
   for (let i = 0; i <= counts.length; i++) {
@@ -115,7 +122,7 @@ const findGutters = (rows: readonly Row[], font: number): [number, number][] => 
     if (empty && start < 0) start = i;
     if (!empty && start >= 0) {
       const [from, to] = [left + start * bin, left + i * bin];
-      if (start > 0 && i < counts.length && to - from >= MIN_GUTTER * font) gutters.push([from, to]);
+      if (start > 0 && i < counts.length && to - from >= narrowest) gutters.push([from, to]);
       start = -1;
     }
   }
@@ -144,9 +151,12 @@ const isPriceBand = (band: Band): boolean => {
   );
 };
 
+/** A row that ends in a price: a price cell, or text ending with one (`bread + egg $11`, `Soup . . 4.50`). */
 const endsWithPrice = (row: Row): boolean => {
   const last = row.runs.at(-1)?.text ?? '';
-  return isPriceText(last) || /\d[.,]\d{2}\s*\S?$/.test(last);
+  if (isPriceText(last) || /\d[.,]\d{2}\s*\S?$/.test(last)) return true;
+  const read = readLinePrices(rowText(row), 'USD');
+  return read.prices.length > 0 && !read.weak;
 };
 
 /** Whether most rows of `next` (70 %) sit at the height of a row of `band` (their centres within half a row). */
@@ -177,6 +187,12 @@ const ownerOfPrices = (merged: readonly Band[], prices: Band): number => {
   return merged.length - 1;
 };
 
+/** A band of dish numbers (`12.`, `38a`, `7)`): they belong to the names on their right. */
+const isNumberBand = (band: Band): boolean => {
+  const rows = groupRows(band.runs);
+  return rows.length >= 2 && rows.every((row) => /^\d{1,3}[a-z]?[.)]?$/i.test(rowText(row).trim()));
+};
+
 const mergeBands = (bands: readonly Band[]): Band[] => {
   const merged: Band[] = [];
   for (const band of bands) {
@@ -186,6 +202,8 @@ const mergeBands = (bands: readonly Band[]): Band[] => {
       merged.splice(owner, merged.length - owner, {
         runs: [...merged.slice(owner).flatMap((b) => b.runs), ...band.runs],
       });
+    } else if (previous && isNumberBand(previous) && sitsBeside(band, previous)) {
+      merged[merged.length - 1] = { runs: [...previous.runs, ...band.runs] };
     } else if (previous && isBesideTable(previous, band)) {
       merged[merged.length - 1] = { runs: [...previous.runs, ...band.runs] };
     } else merged.push({ runs: [...band.runs] });

@@ -43,9 +43,12 @@ export interface LinePrices {
 const SPECIAL = String.raw`(?:\d{1,5}\s?€\s?\d{2}|\d{1,5}[.,][-–—]|(?:\d{1,3}(?:[.,]\d{3})*|\d{1,6})(?:[.,]\d{1,2})?\s?[eE](?![\p{L}\d]))`;
 const AMOUNT = String.raw`(?:${SPECIAL}|${CURRENCY_MARK}?\s?${AMOUNT_NUMBER}(?:\s?${CURRENCY_MARK})?)`;
 
-/** One token at the very end, with what separates it from the text before it. */
+/**
+ * One token at the very end, with what separates it from the text before it: dot leaders, spaced or not and
+ * touching the price or not (`Soup ........ 4.50`, `Soup . . . . .$4.50`), a dash or bar, a slash, spaces.
+ */
 const TRAILING = new RegExp(
-  String.raw`(^|\s*[.·…_]{2,}\s*|\s+[|/–—-]\s*|\s*/\s*|\s+)(${MARKET_PRICE_AT_END}|${AMOUNT})\s*$`,
+  String.raw`(^|\s*[.·…_](?:\s?[.·…_])+\s*|\s+[|/–—-]\s*|\s*/\s*|\s+)(${MARKET_PRICE_AT_END}|${AMOUNT})\s*$`,
   'u',
 );
 const UNIT_PRICE = new RegExp(String.raw`${AMOUNT}\s?${PER_UNIT.source}\s*$`, 'iu');

@@ -1,4 +1,5 @@
 import type { DraftItem, DraftVariant } from '../draft';
+import { headsList, isBelow, looksLikeDescription, nameStyles, styledBelow, styleKey } from './dish-names';
 import type { DraftWarning } from './draft-result';
 import type { Line } from './layout';
 import { type PricedLine, readPricedLine } from './priced-lines';
@@ -68,8 +69,17 @@ export const draftMenu = (
   const ocrPrices = priced.flatMap((p) => (hasPrice(p) ? p.prices : []));
   const decimalsUsed = ocrPrices.filter((p) => /\d[.,]\d{2}\b/.test(p.text)).length > ocrPrices.length / 2;
 
+  // Menus that set each dish's name on a line of its own, above its description and price (dish-names.ts).
+  const names = nameStyles(priced, hasPrice);
+  const nameLines = new Set(
+    priced.filter((p, i) => !hasPrice(p) && names.has(styleKey(p.line)) && !headsList(priced, i, hasPrice)),
+  );
+  const nameSize = nameLines.size > 0 ? Math.min(...[...nameLines].map((p) => p.line.fontSize)) : 0;
+
   const isHeading = (p: PricedLine): boolean => {
     const { line } = p;
+    // A heading is not set smaller than the dish names.
+    if (nameLines.has(p) || line.fontSize < nameSize * 0.95) return false;
     if (hasPrice(p) || line.text.length > 60 || words(line.text) > 8 || /[,;]$/.test(line.text)) return false;
     if (!/\p{L}{2}/u.test(line.text)) return false;
     const larger = line.fontSize >= bodySize * 1.15;
@@ -100,6 +110,12 @@ export const draftMenu = (
   let labels: { text: string; centre: number }[] | undefined;
   let open: Open | undefined;
   let pending: PricedLine | undefined;
+  /** A name line (and the description lines under it) waiting for the line that carries its price. */
+  let held: { first: PricedLine; name: string; description: string[]; lines: Line[] } | undefined;
+  const dropHeld = () => {
+    if (held) unplaced.push(...held.lines);
+    held = undefined;
+  };
 
   const close = () => {
     if (open) items.push(finish(open, path, labels, context, { decimalsUsed }));
@@ -111,6 +127,38 @@ export const draftMenu = (
 
   priced.forEach((p, index) => {
     const next = priced[index + 1];
+    const heldLine = held?.lines.at(-1);
+    if (
+      held &&
+      heldLine &&
+      hasPrice(p) &&
+      isBelow(heldLine, p.line) &&
+      styledBelow(p.line, held.first.line)
+    ) {
+      close();
+      drop(pending);
+      pending = undefined;
+      open = start(held.first, held.name, p, []);
+      open.lines.splice(0, open.lines.length, ...held.lines, p.line);
+      open.description.push(...held.description, ...(p.label === '' ? [] : [p.label]));
+      held = undefined;
+      return;
+    }
+    if (held && heldLine && !hasPrice(p) && isBelow(heldLine, p.line) && !isHeading(p)) {
+      // A name set on two lines (`Tequila, Lime &` / `Sunshine`), else a line of the description.
+      if (nameLines.has(p) && held.description.length === 0) held.name += ` ${p.line.text}`;
+      else held.description.push(p.line.text);
+      held.lines.push(p.line);
+      return;
+    }
+    dropHeld();
+    if (nameLines.has(p)) {
+      close();
+      drop(pending);
+      pending = undefined;
+      held = { first: p, name: p.line.text, description: [], lines: [p.line] };
+      return;
+    }
     if (hasPrice(p)) {
       // `selon arrivage`, `market price` alone under a dish that has its price: a description.
       const lastLine = open?.lines.at(-1);
@@ -206,6 +254,7 @@ export const draftMenu = (
   });
   close();
   drop(pending);
+  dropHeld();
   if (unplaced.length > 0) {
     const pages = [...new Set(unplaced.map((l) => l.page))].join(', ');
     warnings.push({
@@ -242,20 +291,6 @@ const isHeadingCell = (
     (caps && !namesCaps)
   );
 };
-
-/** `below` is the next line down in the same flow, close enough to belong with `above`. */
-const isBelow = (above: Line, below: Line): boolean =>
-  above.page === below.page &&
-  above.flow === below.flow &&
-  below.y >= above.y + above.height * 0.5 &&
-  below.y - (above.y + above.height) <= Math.max(above.height, below.height) * 1.1;
-
-/** Smaller, italic, lighter or lower-case compared with the name line: a description. */
-const looksLikeDescription = (line: Line, name: Line): boolean =>
-  line.fontSize < name.fontSize * 0.92 ||
-  (line.italic && !name.italic) ||
-  (name.bold && !line.bold) ||
-  /^[\p{Ll}(]/u.test(line.text);
 
 /** Distinct heading sizes (within `tolerance`), largest first: level 0 is the outermost category. */
 const levelsOf = (sizes: readonly number[], tolerance: number): number[] => {

@@ -198,4 +198,48 @@ describe('rebuildLines', () => {
       [2, 'Second page', 11, false, false, 0.1],
     ]);
   });
+
+  it('tells apart two columns set close together (a gutter narrower than a font size) when they are tall', () => {
+    // Left: dishes with descriptions ending in their price; right, 9 pt away, cocktails at other heights.
+    const left = [
+      'Mushroom Toast',
+      'mushrooms + shallots + bread $11',
+      'Shrimp Cocktail',
+      'smoked shrimp + sauce $14',
+    ];
+    const right = [
+      'Gin Fizz',
+      'gin + lemon + soda',
+      'egg white $12',
+      'Negroni',
+      'gin + vermouth',
+      'bitter $13',
+    ];
+    const runs = [
+      ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => aRun(left[i % 4]!, 20, 100 + i * 15)),
+      ...[0, 1, 2, 3, 4, 5].map((i) => aRun(right[i]!, 205, 106 + i * 19)),
+    ];
+    const lines = texts(runs);
+    expect(lines.slice(0, 8)).toEqual([...left, ...left]);
+    expect(lines.slice(8)).toEqual(right);
+  });
+
+  it('keeps dish numbers in a column of their own with the names on their right', () => {
+    const runs = [
+      ...['1.', '2.', '3.'].map((n, i) => aRun(n, 20, 100 + i * 30, { bold: true })),
+      ...['Gulasch', 'Wantan', 'Tofu'].map((n, i) =>
+        aRun(`${n} ........ 4,90`, 40, 100 + i * 30, { bold: true }),
+      ),
+      ...['with beef', 'with chicken', 'with greens'].map((d, i) => aRun(d, 40, 114 + i * 30, { size: 9 })),
+      ...[3, 4, 5, 6, 7].map((i) => aRun(`note ${i}`, 40, 100 + i * 30, { size: 9 })),
+    ];
+    expect(texts(runs).slice(0, 6)).toEqual([
+      '1. Gulasch ........ 4,90',
+      'with beef',
+      '2. Wantan ........ 4,90',
+      'with chicken',
+      '3. Tofu ........ 4,90',
+      'with greens',
+    ]);
+  });
 });

@@ -219,4 +219,55 @@ describe('draftMenu', () => {
     ]);
     expect(warnings).toEqual([]);
   });
+
+  it('reads a dish named on a line of its own style above its description, whose last line holds the price', () => {
+    const runs = [
+      aRun('SALAD BOXES', 40, 60, { size: 16 }),
+      aRun('GREEK GODDESS', 40, 90, { size: 10 }),
+      aRun('Feta, tomatoes, cucumber, peppers,', 40, 103, { size: 8 }),
+      aRun('red onion and olives . . . . . . £3.75', 40, 113, { size: 8 }),
+      aRun('HARVEST', 40, 133, { size: 10 }),
+      aRun('Roast squash and leaves . . . . . £4.00', 40, 146, { size: 8 }),
+      aRun('DRINKS', 40, 166, { size: 16 }),
+      aRun('TEQUILA, LIME &', 40, 190, { size: 10 }),
+      aRun('SUNSHINE', 40, 202, { size: 10 }),
+      aRun('tequila + berries + lime $13', 40, 215, { size: 8 }),
+    ];
+    expect(summary(runs, undefined, 'GBP')).toEqual([
+      {
+        category: 'SALAD BOXES',
+        name: 'GREEK GODDESS',
+        description: 'Feta, tomatoes, cucumber, peppers, red onion and olives',
+        variants: ['375'],
+      },
+      { category: 'SALAD BOXES', name: 'HARVEST', description: 'Roast squash and leaves', variants: ['400'] },
+      {
+        category: 'DRINKS',
+        name: 'TEQUILA, LIME & SUNSHINE',
+        description: 'tequila + berries + lime',
+        variants: ['1300'],
+      },
+    ]);
+  });
+
+  it('keeps a line in the dish-name style over a list of priced dishes as their heading', () => {
+    const runs = [
+      aRun('Mushroom Toast', 40, 60, { size: 14 }),
+      aRun('mushrooms + shallots + bread $11', 40, 76, { size: 11 }),
+      aRun('Shrimp Cocktail', 40, 96, { size: 14 }),
+      aRun('smoked shrimp + tomatillo sauce $14', 40, 112, { size: 11 }),
+      aRun('Scallops', 40, 132, { size: 14 }),
+      aRun('seared scallops + hummus $16', 40, 148, { size: 11 }),
+      aRun('Sides', 40, 180, { size: 14 }),
+      aRun('collard greens $6', 40, 196, { size: 11 }),
+      aRun('fried rice $6', 40, 209, { size: 11 }),
+    ];
+    expect(summary(runs).map((i) => `${i.category}/${i.name}/${i.variants}`)).toEqual([
+      '/Mushroom Toast/1100',
+      '/Shrimp Cocktail/1400',
+      '/Scallops/1600',
+      'Sides/collard greens/600',
+      'Sides/fried rice/600',
+    ]);
+  });
 });

@@ -2,9 +2,9 @@ import { imageSize } from 'image-size';
 import type { Language } from '../../schemas/job';
 import { sniffPhotoFormat } from '../sources/signatures';
 import type { DraftResult, DraftWarning } from './draft-result';
-import { rebuildLines } from './layout';
 import { draftMenu } from './menu-draft';
 import { ocrLanguages, ocrRuns } from './ocr';
+import { rebuildPageLines } from './ocr-columns';
 import { FIRST_READ_PIXELS, needsDecoding, OCR_NATIVE_FORMATS } from './page-image';
 import { openPdf } from './pdf-text';
 import {
@@ -157,7 +157,7 @@ export const draftSource = async (
       message: `no OCR data for ${input.language}: the text was read as English`,
     });
   }
-  const drafted = draftMenu(rebuildLines(runs), {
+  const drafted = draftMenu(rebuildPageLines(runs, pages, input.currency), {
     source: input.source,
     sourceIndex: input.sourceIndex,
     currency: input.currency,

@@ -1,0 +1,182 @@
+import { groupRows, type Line, rebuildLines } from './layout';
+import { isPriceText } from './line-prices';
+import { median, type PageGeometry, type TextRun } from './text-runs';
+
+/**
+ * Columns of a photographed menu kept apart before the layout rebuild (issue 23). A photo taken at an
+ * angle (perspective, a curled page) has no straight empty gutter between its columns, so the layout's
+ * XY-cut finds none and reads `Fish and Chips $9.00   Triton Cheeseburger $8` as one line. What a photo
+ * does keep is the word boxes' geometry: on rows where a dish of the left column ends in its price, a wide
+ * gap follows and the next column's dish starts with a word. Those gaps, row after row, lie along one line
+ * (slanted as the photo is); the runs left and right of that line are two columns, read one after the
+ * other, and rows that cross it (a title, a heading over both columns) interrupt them. Each part is then
+ * rebuilt by the layout on its own, so headings apply within their column.
+ */
+
+/** A gap this wide (in the row's text heights) after a price, before a word, may be a column boundary. */
+const PRICE_GAP = 1;
+/** A gap between two words this wide (in text heights) supports a boundary found by the price gaps. */
+const WORD_GAP = 3;
+/** Words of one phrase are closer than this (in text heights): a row whose words run on across a boundary. */
+const PHRASE_GAP = 0.6;
+/** A boundary needs this many rows with a price gap on it, and this many gaps in all. */
+const MIN_PRICE_GAPS = 2;
+const MIN_GAPS = 3;
+/** Steepest boundary (horizontal pixels per vertical pixel): a photo tilted ~11°. */
+const MAX_SLOPE = 0.2;
+/** Columns within columns: at most this deep. */
+const MAX_DEPTH = 3;
+
+/** Where a boundary may pass on one row: the gap between two runs. */
+interface Gap {
+  readonly y: number;
+  readonly from: number;
+  readonly to: number;
+  readonly afterPrice: boolean;
+}
+
+/** A boundary `x = x0 + slope × (y − y0)`. */
+interface Boundary {
+  readonly x0: number;
+  readonly y0: number;
+  readonly slope: number;
+}
+
+const centreY = (r: TextRun): number => r.y + r.height / 2;
+const xAt = (b: Boundary, y: number): number => b.x0 + b.slope * (y - b.y0);
+
+const startsWithWord = (text: string): boolean => /^\p{L}/u.test(text.trim());
+const isPrice = (text: string, currency: string): boolean => /\d/.test(text) && isPriceText(text, currency);
+
+const rowGaps = (runs: readonly TextRun[], currency: string): Gap[] => {
+  const gaps: Gap[] = [];
+  for (const row of groupRows(runs)) {
+    const height = median(row.runs.map((r) => r.height));
+    row.runs.forEach((run, i) => {
+      const next = row.runs[i + 1];
+      if (!next || !startsWithWord(next.text)) return;
+      const from = run.x + run.width;
+      const width = next.x - from;
+      const afterPrice = isPrice(run.text, currency);
+      if (width >= (afterPrice ? PRICE_GAP : WORD_GAP) * height)
+        gaps.push({ y: (row.top + row.bottom) / 2, from, to: next.x, afterPrice });
+    });
+  }
+  return gaps;
+};
+
+const through = (b: Boundary, gap: Gap): boolean => {
+  const x = xAt(b, gap.y);
+  return x > gap.from && x < gap.to;
+};
+
+const straddles = (b: Boundary, run: TextRun): boolean => {
+  const x = xAt(b, centreY(run));
+  return run.x < x && run.x + run.width > x;
+};
+
+/** A row crosses the boundary where a run straddles it, or where it runs on across it (a phrase's word gap). */
+const crosses = (b: Boundary, runs: readonly TextRun[]): boolean => {
+  if (runs.some((r) => straddles(b, r))) return true;
+  const isLeft = (r: TextRun) => r.x + r.width / 2 < xAt(b, centreY(r));
+  const before = runs.filter(isLeft).at(-1);
+  const after = runs.find((r) => !isLeft(r));
+  if (!before || !after) return false;
+  return after.x - (before.x + before.width) < PHRASE_GAP * Math.min(before.height, after.height);
+};
+
+/**
+ * The line through the most gaps (at least MIN_GAPS, MIN_PRICE_GAPS of them after a price) that the fewest
+ * runs straddle; undefined when there is none.
+ */
+export const columnBoundary = (runs: readonly TextRun[], currency: string): Boundary | undefined => {
+  const gaps = rowGaps(runs, currency);
+  const anchors = gaps.filter((g) => g.afterPrice);
+  if (anchors.length < MIN_PRICE_GAPS) return undefined;
+  const candidates: Boundary[] = [];
+  for (const a of anchors) {
+    const mid = (a.from + a.to) / 2;
+    candidates.push({ x0: mid, y0: a.y, slope: 0 });
+    for (const b of anchors) {
+      if (b.y <= a.y) continue;
+      const slope = ((b.from + b.to) / 2 - mid) / (b.y - a.y);
+      if (Math.abs(slope) <= MAX_SLOPE) candidates.push({ x0: mid, y0: a.y, slope });
+    }
+  }
+  let best: { boundary: Boundary; gaps: number; prices: number; crossed: number } | undefined;
+  for (const boundary of candidates) {
+    const on = gaps.filter((g) => through(boundary, g));
+    const prices = on.filter((g) => g.afterPrice).length;
+    if (on.length < MIN_GAPS || prices < MIN_PRICE_GAPS) continue;
+    const crossed = runs.filter((r) => straddles(boundary, r)).length;
+    if (!best || on.length > best.gaps || (on.length === best.gaps && crossed < best.crossed))
+      best = { boundary, gaps: on.length, prices, crossed };
+  }
+  // A boundary that more rows cross than keep apart is no column gutter.
+  return best && best.crossed <= best.gaps ? best.boundary : undefined;
+};
+
+/**
+ * The runs of one OCR page as groups in reading order: the columns either side of each boundary (left
+ * first), interrupted by rows that cross it, each column split again where it has columns of its own.
+ */
+export const ocrColumnGroups = (runs: readonly TextRun[], currency: string, depth = 0): TextRun[][] => {
+  const boundary = depth < MAX_DEPTH ? columnBoundary(runs, currency) : undefined;
+  if (!boundary) return [[...runs]];
+  const groups: TextRun[][] = [];
+  let left: TextRun[] = [];
+  let right: TextRun[] = [];
+  let crossing: TextRun[] = [];
+  const flush = () => {
+    if (crossing.length > 0) groups.push(crossing);
+    crossing = [];
+    if (left.length > 0) groups.push(...ocrColumnGroups(left, currency, depth + 1));
+    if (right.length > 0) groups.push(...ocrColumnGroups(right, currency, depth + 1));
+    left = [];
+    right = [];
+  };
+  for (const row of groupRows(runs)) {
+    if (crosses(boundary, row.runs)) {
+      // Rows that cross the boundary one after the other (a title of two lines) stay one group.
+      if (left.length > 0 || right.length > 0) flush();
+      crossing.push(...row.runs);
+      continue;
+    }
+    if (crossing.length > 0) flush();
+    for (const run of row.runs) {
+      if (run.x + run.width / 2 < xAt(boundary, centreY(run))) left.push(run);
+      else right.push(run);
+    }
+  }
+  flush();
+  return groups;
+};
+
+/**
+ * The lines of every page in reading order (layout.ts), the columns of pages read by OCR first kept apart
+ * (`ocrColumnGroups`). Text-layer pages go to the layout as they are.
+ */
+export const rebuildPageLines = (
+  runs: readonly TextRun[],
+  pages: readonly PageGeometry[],
+  currency: string,
+): Line[] => {
+  const ocrPages = new Set(pages.filter((p) => p.method === 'ocr').map((p) => p.page));
+  const numbers = [...new Set(runs.map((r) => r.page))].sort((a, b) => a - b);
+  const lines: Line[] = [];
+  for (const page of numbers) {
+    const pageRuns = runs.filter((r) => r.page === page);
+    if (!ocrPages.has(page)) {
+      lines.push(...rebuildLines(pageRuns));
+      continue;
+    }
+    let flows = 0;
+    for (const group of ocrColumnGroups(pageRuns, currency)) {
+      const rebuilt = rebuildLines(group);
+      const offset = flows;
+      for (const line of rebuilt) lines.push({ ...line, flow: offset + line.flow });
+      flows = offset + Math.max(-1, ...rebuilt.map((l) => l.flow)) + 1;
+    }
+  }
+  return lines;
+};

@@ -47,7 +47,8 @@ interface PlainValues {
   readonly skus: readonly number[];
   readonly prices: readonly number[];
   readonly currency: string;
-  readonly skuSeen: Set<string>;
+  /** Folded SKU → as written. */
+  readonly skuSeen: Map<string, string>;
   priced: number;
 }
 
@@ -63,7 +64,7 @@ const plainValues = (
   const of = (field: string) => [...plain.columns].flatMap(([i, f]) => (f === field ? [i] : []));
   const [skus, prices] = [of('sku'), of('price')];
   if (skus.length === 0 && prices.length === 0) return null;
-  return { skus, prices, currency: ctx.currency, skuSeen: new Set(), priced: 0 };
+  return { skus, prices, currency: ctx.currency, skuSeen: new Map(), priced: 0 };
 };
 
 const cellString = (cell: CellValue | undefined): string | null => {
@@ -76,7 +77,7 @@ const countPlain = (plain: PlainValues, row: TableRow): void => {
     const skus = cellString(row.cells[i]);
     if (skus === null) continue;
     // A platform may list its variants' SKUs in one cell (`A-S, A-M`): each is one.
-    for (const sku of skus.split(/\s*[,;|]\s*/)) if (sku !== '') plain.skuSeen.add(sku.toLowerCase());
+    for (const sku of skus.split(/\s*[,;|]\s*/)) if (sku !== '') plain.skuSeen.set(sku.toLowerCase(), sku);
     break;
   }
   const isPrice = (cell: CellValue | undefined) =>
@@ -288,7 +289,7 @@ export const readTable = async (
     // A platform's parent rows hold a SKU and a price of their own that its variants replace (a Magento
     // configurable product, a WooCommerce variable one): at most half of the rows. Losing more than half is
     // a grouping that does not fit the file.
-    const lost = [...values.skuSeen].filter((sku) => !sentSkus.has(sku));
+    const lost = [...values.skuSeen].flatMap(([folded, sku]) => (sentSkus.has(folded) ? [] : [sku]));
     const lostSkus = lost.length * 2 > values.skuSeen.size && lost.length >= MIN_DROPPED ? lost : [];
     const lostPriced = values.priced - sentPriced;
     const lostPrices = lostPriced * 2 > values.priced && lostPriced >= MIN_DROPPED ? lostPriced : 0;

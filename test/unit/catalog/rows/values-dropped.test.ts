@@ -20,7 +20,7 @@ describe('values a profile reading drops', () => {
     expect(document.items.map((i) => i.name)).toEqual(['Candle']);
     const dropped = results.warnings?.filter((w) => w.code === 'values_dropped');
     expect(dropped).toHaveLength(1);
-    expect(dropped?.[0]?.message).toMatch(/3 of its 4 SKUs \(g-1, g-2, g-3\) and 3 of the 4 prices/);
+    expect(dropped?.[0]?.message).toMatch(/3 of its 4 SKUs \(G-1, G-2, G-3\) and 3 of the 4 prices/);
   });
 
   test('parent rows whose variants replace them are no loss', async () => {

@@ -40,6 +40,7 @@ export const WARNING_CODES = [
   'orphan_variant',
   'not_an_item',
   'too_many_variants',
+  'values_dropped',
   // job settings
   'invalid_client_mapping',
   // web pages and online stores

@@ -5,6 +5,7 @@ import { normaliseHeader } from '../headers/normalise';
 import { PROFILES, type Profile } from '../headers/profiles';
 import { isHintRow, isLabelRow, isProseRow } from '../headers/row-shape';
 import { subHeader } from '../headers/sub-header';
+import { parsePrice } from '../prices';
 import type { CellValue, Table, TableRow } from '../sources/types';
 import { isBlank } from './cells';
 import type { DraftSink, RowReader, RowReaderFactory, TableContext } from './types';
@@ -36,6 +37,54 @@ export interface TableOutcome {
   /** The table names its prices' currency: a price cell (`22.00 USD`), a currency column, a price header. */
   readonly currencyStated: boolean;
 }
+
+/**
+ * What a table's columns hold that a platform profile's reading must keep: the SKUs and the prices of its
+ * rows, by the plain generic reading's columns. A profile whose grouping leaves out SKUs or
+ * prices these hold (a file that only resembles the platform's export) is reported with counts.
+ */
+interface PlainValues {
+  readonly skus: readonly number[];
+  readonly prices: readonly number[];
+  readonly currency: string;
+  /** Folded SKU → as written. */
+  readonly skuSeen: Map<string, string>;
+  priced: number;
+}
+
+/** Fewer lost values than this are a parent row or two (a small file's), not a reading that does not fit. */
+const MIN_DROPPED = 3;
+
+const plainValues = (
+  headers: readonly string[],
+  ctx: TableContext,
+  generic: RowReaderFactory,
+): PlainValues | null => {
+  const plain = generic(headers, { ...ctx, warn: () => undefined });
+  const of = (field: string) => [...plain.columns].flatMap(([i, f]) => (f === field ? [i] : []));
+  const [skus, prices] = [of('sku'), of('price')];
+  if (skus.length === 0 && prices.length === 0) return null;
+  return { skus, prices, currency: ctx.currency, skuSeen: new Map(), priced: 0 };
+};
+
+const cellString = (cell: CellValue | undefined): string | null => {
+  const text = typeof cell === 'number' ? String(cell) : typeof cell === 'string' ? cell.trim() : '';
+  return text === '' ? null : text;
+};
+
+const countPlain = (plain: PlainValues, row: TableRow): void => {
+  for (const i of plain.skus) {
+    const skus = cellString(row.cells[i]);
+    if (skus === null) continue;
+    // A platform may list its variants' SKUs in one cell (`A-S, A-M`): each is one.
+    for (const sku of skus.split(/\s*[,;|]\s*/)) if (sku !== '') plain.skuSeen.set(sku.toLowerCase(), sku);
+    break;
+  }
+  const isPrice = (cell: CellValue | undefined) =>
+    typeof cell === 'number' ||
+    (typeof cell === 'string' && /\d/.test(cell) && parsePrice(cell, plain.currency).ok);
+  if (plain.prices.some((i) => isPrice(row.cells[i]))) plain.priced += 1;
+};
 
 /** How many rows are looked at for a currency the file states: a file that states it does so from the start. */
 const CURRENCY_ROWS = 200;
@@ -124,6 +173,19 @@ export const readTable = async (
   /** Until the first product row: rows describing the columns are skipped, with a warning. */
   let hints = false;
   const dataInBlank = new Set<number>();
+  // What the profile's reading sends, to compare with what the columns hold (PlainValues).
+  const sentSkus = new Set<string>();
+  let sentPriced = 0;
+  let plain: { reader: RowReader; values: PlainValues | null } | null = null;
+  const send: DraftSink = (draft) => {
+    if (draft.kind === 'item') {
+      for (const variant of draft.variants) {
+        if (variant.sku !== null && variant.sku !== undefined) sentSkus.add(variant.sku.trim().toLowerCase());
+        if (variant.price !== null && variant.price !== undefined) sentPriced += 1;
+      }
+    }
+    emit(draft);
+  };
   let currencyStated = false;
   let currencyRows = 0;
   let namesCurrency: { reader: RowReader; prices: number[]; codes: number[] } | null = null;
@@ -169,8 +231,13 @@ export const readTable = async (
     rows += 1;
     for (const i of blankHeaders) if (!isBlank(row.cells[i])) dataInBlank.add(i);
     for (let i = headers.length; i < row.cells.length; i += 1) if (!isBlank(row.cells[i])) dataInBlank.add(i);
-    lookForCurrency(row, reader ?? current);
-    (reader ?? current).row(row, emit);
+    const reading = reader ?? current;
+    lookForCurrency(row, reading);
+    if (reading.profile !== 'generic') {
+      if (plain?.reader !== reading) plain = { reader: reading, values: plainValues(headers, ctx, generic) };
+      if (plain.values !== null) countPlain(plain.values, row);
+    }
+    reading.row(row, send);
   };
 
   /** Tries the first waiting row as the header; once found, the rows under it are read. */
@@ -216,7 +283,33 @@ export const readTable = async (
       currencyStated: false,
     };
   }
-  found.end(emit);
+  found.end(send);
+  const values = plain === null ? null : (plain as { values: PlainValues | null }).values;
+  if (values !== null && found.profile !== 'generic') {
+    // A platform's parent rows hold a SKU and a price of their own that its variants replace (a Magento
+    // configurable product, a WooCommerce variable one): at most half of the rows. Losing more than half is
+    // a grouping that does not fit the file.
+    const lost = [...values.skuSeen].flatMap(([folded, sku]) => (sentSkus.has(folded) ? [] : [sku]));
+    const lostSkus = lost.length * 2 > values.skuSeen.size && lost.length >= MIN_DROPPED ? lost : [];
+    const lostPriced = values.priced - sentPriced;
+    const lostPrices = lostPriced * 2 > values.priced && lostPriced >= MIN_DROPPED ? lostPriced : 0;
+    if (lostSkus.length > 0 || lostPrices > 0) {
+      const parts = [
+        ...(lostSkus.length > 0
+          ? [
+              `${lostSkus.length} of its ${values.skuSeen.size} SKUs (${lostSkus.slice(0, 3).join(', ')}${lostSkus.length > 3 ? ', …' : ''})`,
+            ]
+          : []),
+        ...(lostPrices > 0 ? [`${lostPrices} of the ${values.priced} prices of its rows`] : []),
+      ];
+      ctx.warn(
+        null,
+        null,
+        'values_dropped',
+        `read as a ${found.profile} export, the table keeps fewer values than its columns hold: ${parts.join(' and ')} are not in the catalog`,
+      );
+    }
+  }
 
   const columns: Record<string, string> = {};
   const ignored: string[] = [];

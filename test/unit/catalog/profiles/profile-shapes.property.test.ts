@@ -39,7 +39,7 @@ const matchingProfiles = (headers: readonly string[]): string[] => {
 
 describe('each known export shape matches exactly one profile', () => {
   test.each(HEADER_TABLES.map((t) => [t.profile, t] as const))('%s', (profile, table) => {
-    expect(languagesOf(table).length).toBeGreaterThan(1);
+    expect(languagesOf(table)[0]).toBe('en');
     fc.assert(
       fc.property(anExport(table), unknownColumns, fc.infiniteStream(fc.nat()), (names, extra, order) => {
         const iterator = order[Symbol.iterator]();

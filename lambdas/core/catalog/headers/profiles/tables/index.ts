@@ -1,8 +1,11 @@
 import type { HeaderTable } from '../header-table';
+import { ECWID_HEADERS } from './ecwid';
 import { ETSY_HEADERS } from './etsy';
 import { LOYVERSE_HEADERS } from './loyverse';
+import { MAGENTO_HEADERS } from './magento';
 import { ODOO_HEADERS } from './odoo';
 import { SQUARE_HEADERS } from './square';
+import { WIX_HEADERS } from './wix';
 import { WOOCOMMERCE_HEADERS } from './woocommerce';
 
 /** The platforms whose export header is a table (header-table.ts), for tests and tools that list them. */
@@ -12,4 +15,7 @@ export const HEADER_TABLES: readonly HeaderTable<string>[] = [
   ETSY_HEADERS,
   ODOO_HEADERS,
   SQUARE_HEADERS,
+  WIX_HEADERS,
+  MAGENTO_HEADERS,
+  ECWID_HEADERS,
 ] as readonly HeaderTable<string>[];

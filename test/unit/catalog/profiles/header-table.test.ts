@@ -45,6 +45,13 @@ describe('header tables: the engine', () => {
     expect(signatureFits(TOY, normalised(['Name', 'Toy marker']))).toBe(false);
   });
 
+  test('signature names: only those of a role’s names identify the platform', () => {
+    const strict: HeaderTable<Role> = { ...TOY, signatureNames: { name: ['name'] } };
+    expect(signatureFits(strict, normalised(['Name', 'Code', 'Toy marker']))).toBe(true);
+    expect(signatureFits(strict, normalised(['Title', 'Code', 'Toy marker']))).toBe(false);
+    expect(roleNames(strict).name).toEqual(['name', 'title', 'nom']);
+  });
+
   test('an export shape in one language, English where that language names nothing', () => {
     expect(exportShape(TOY, 'fr')).toEqual(['nom', 'prix', 'code', 'marqueur toy']);
     expect(exportShape(TOY, 'de')).toEqual(['name', 'preis', 'code', 'toy marker']);

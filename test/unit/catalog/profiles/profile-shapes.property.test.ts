@@ -13,12 +13,18 @@ import { HEADER_TABLES } from '../../../../lambdas/core/catalog/headers/profiles
  * knows added — is recognised as that platform and no other.
  */
 
-/** One full export header: every role, each under one of its names in one of its languages. */
+/**
+ * One full export header: every role, each under one of its names in one of its languages (a role whose
+ * signature names the table restricts, under one of those: the others are names the profile reads, not
+ * ones the export writes).
+ */
 const anExport = (table: HeaderTable<string>) =>
   fc
     .tuple(
-      ...Object.values(table.columns).map((byLanguage) =>
-        fc.constantFrom(...Object.values(byLanguage).flatMap((names) => names ?? [])),
+      ...Object.entries(table.columns).map(([role, byLanguage]) =>
+        fc.constantFrom(
+          ...(table.signatureNames?.[role] ?? Object.values(byLanguage).flatMap((names) => names ?? [])),
+        ),
       ),
     )
     .map((names) => [...new Set(names)]);

@@ -1,10 +1,13 @@
 import type { HeaderTable } from '../header-table';
 import { ECWID_HEADERS } from './ecwid';
 import { ETSY_HEADERS } from './etsy';
+import { LIGHTSPEED_RETAIL_HEADERS } from './lightspeed-retail';
 import { LOYVERSE_HEADERS } from './loyverse';
 import { MAGENTO_HEADERS } from './magento';
 import { ODOO_HEADERS } from './odoo';
+import { SHOPIFY_HEADERS } from './shopify';
 import { SQUARE_HEADERS } from './square';
+import { TOAST_HEADERS } from './toast';
 import { WIX_HEADERS } from './wix';
 import { WOOCOMMERCE_HEADERS } from './woocommerce';
 
@@ -18,4 +21,7 @@ export const HEADER_TABLES: readonly HeaderTable<string>[] = [
   WIX_HEADERS,
   MAGENTO_HEADERS,
   ECWID_HEADERS,
+  SHOPIFY_HEADERS,
+  TOAST_HEADERS,
+  LIGHTSPEED_RETAIL_HEADERS,
 ] as readonly HeaderTable<string>[];

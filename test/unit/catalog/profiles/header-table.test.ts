@@ -142,6 +142,17 @@ describe('translated exports read as the English ones', () => {
     expect(odooCategoryPath('Todos')).toBeNull();
   });
 
+  test('Odoo in French: Nom, Référence interne, Prix de vente, Étiquettes', async () => {
+    const headers = ['Nom', 'Référence interne', 'Prix de vente', 'Coût', 'Étiquettes'];
+    expect(profileOf(headers)).toBe('odoo');
+    const { document } = await buildRetail(
+      csvOf([headers, ['Tabouret', 'TAB-3', '35.00', '12.00', 'bois']]),
+      'de_de',
+    );
+    expect(variantsOf(itemNamed(document, 'Tabouret'))).toEqual([[null, {}, 'TAB-3', 3500, 'EUR']]);
+    expect(itemNamed(document, 'Tabouret')?.tags).toEqual(['bois']);
+  });
+
   test('Square in Catalan: Nom de l’article and Nom de la variant group the variations of one item', async () => {
     const headers = ['Testimoni', 'Nom de l’article', 'Nom de la variant', 'SKU', 'Descripció', 'Categoria'];
     expect(profileOf(headers)).toBe('square');

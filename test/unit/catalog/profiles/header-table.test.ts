@@ -45,6 +45,13 @@ describe('header tables: the engine', () => {
     expect(signatureFits(TOY, normalised(['Name', 'Toy marker']))).toBe(false);
   });
 
+  test('signature names: only those of a role’s names identify the platform', () => {
+    const strict: HeaderTable<Role> = { ...TOY, signatureNames: { name: ['name'] } };
+    expect(signatureFits(strict, normalised(['Name', 'Code', 'Toy marker']))).toBe(true);
+    expect(signatureFits(strict, normalised(['Title', 'Code', 'Toy marker']))).toBe(false);
+    expect(roleNames(strict).name).toEqual(['name', 'title', 'nom']);
+  });
+
   test('an export shape in one language, English where that language names nothing', () => {
     expect(exportShape(TOY, 'fr')).toEqual(['nom', 'prix', 'code', 'marqueur toy']);
     expect(exportShape(TOY, 'de')).toEqual(['name', 'preis', 'code', 'toy marker']);
@@ -133,6 +140,17 @@ describe('translated exports read as the English ones', () => {
     expect(variantsOf(chair)).toEqual([[null, {}, 'SIL-01', 4500, 'EUR']]);
     expect(pathOf(document, chair)).toEqual(['Muebles', 'Sillas']);
     expect(odooCategoryPath('Todos')).toBeNull();
+  });
+
+  test('Odoo in French: Nom, Référence interne, Prix de vente, Étiquettes', async () => {
+    const headers = ['Nom', 'Référence interne', 'Prix de vente', 'Coût', 'Étiquettes'];
+    expect(profileOf(headers)).toBe('odoo');
+    const { document } = await buildRetail(
+      csvOf([headers, ['Tabouret', 'TAB-3', '35.00', '12.00', 'bois']]),
+      'de_de',
+    );
+    expect(variantsOf(itemNamed(document, 'Tabouret'))).toEqual([[null, {}, 'TAB-3', 3500, 'EUR']]);
+    expect(itemNamed(document, 'Tabouret')?.tags).toEqual(['bois']);
   });
 
   test('Square in Catalan: Nom de l’article and Nom de la variant group the variations of one item', async () => {

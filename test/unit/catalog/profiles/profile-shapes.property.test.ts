@@ -13,12 +13,18 @@ import { HEADER_TABLES } from '../../../../lambdas/core/catalog/headers/profiles
  * knows added — is recognised as that platform and no other.
  */
 
-/** One full export header: every role, each under one of its names in one of its languages. */
+/**
+ * One full export header: every role, each under one of its names in one of its languages (a role whose
+ * signature names the table restricts, under one of those: the others are names the profile reads, not
+ * ones the export writes).
+ */
 const anExport = (table: HeaderTable<string>) =>
   fc
     .tuple(
-      ...Object.values(table.columns).map((byLanguage) =>
-        fc.constantFrom(...Object.values(byLanguage).flatMap((names) => names ?? [])),
+      ...Object.entries(table.columns).map(([role, byLanguage]) =>
+        fc.constantFrom(
+          ...(table.signatureNames?.[role] ?? Object.values(byLanguage).flatMap((names) => names ?? [])),
+        ),
       ),
     )
     .map((names) => [...new Set(names)]);
@@ -39,7 +45,7 @@ const matchingProfiles = (headers: readonly string[]): string[] => {
 
 describe('each known export shape matches exactly one profile', () => {
   test.each(HEADER_TABLES.map((t) => [t.profile, t] as const))('%s', (profile, table) => {
-    expect(languagesOf(table).length).toBeGreaterThan(1);
+    expect(languagesOf(table)[0]).toBe('en');
     fc.assert(
       fc.property(anExport(table), unknownColumns, fc.infiniteStream(fc.nat()), (names, extra, order) => {
         const iterator = order[Symbol.iterator]();

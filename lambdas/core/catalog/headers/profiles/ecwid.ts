@@ -6,6 +6,7 @@ import type { TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
 import { normaliseHeader } from '../normalise';
 import { addChoice, choiceCombinations, type EcwidOption, markedUpPrice } from './ecwid-options';
+import { roleNames, signatureFits } from './header-table';
 import {
   addImages,
   ownColumnsOnly,
@@ -23,6 +24,7 @@ import {
   providedFields,
   skippedNameless,
 } from './profile';
+import { ECWID_HEADERS } from './tables/ecwid';
 
 /**
  * Ecwid (Lightspeed E-Series) catalog CSV (Catalog > Products > Export, the catalog format of stores since
@@ -40,25 +42,7 @@ import {
  * and ribbon columns are Ecwid's own.
  */
 
-const TABLE = {
-  type: ['type'],
-  id: ['product internal id'],
-  name: ['product name'],
-  sku: ['product sku'],
-  variationSku: ['product variation sku'],
-  price: ['product price'],
-  variationPrice: ['product variation price'],
-  gtin: ['product upc'],
-  variationGtin: ['product variation upc'],
-  brand: ['product brand'],
-  description: ['product description'],
-  image_url: ['product media main image url'],
-  available: ['product is available'],
-  optionName: ['product option name'],
-  optionType: ['product option type'],
-  optionValue: ['product option value'],
-  optionMarkup: ['product option markup'],
-} as const;
+const TABLE = roleNames(ECWID_HEADERS);
 
 type Role = keyof typeof TABLE;
 
@@ -301,14 +285,6 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
 export const ecwidProfile: Profile = {
   name: 'ecwid',
   // `type` and `product_name` with a column only Ecwid's catalog format writes.
-  matches: (headers) =>
-    headers.has('type') &&
-    headers.has('product name') &&
-    (headers.has('product internal id') ||
-      headers.has('product media main image url') ||
-      headers.has('product variation sku') ||
-      headers.has('product option name') ||
-      headers.has('product category 1') ||
-      headers.has('product is available')),
+  matches: (headers) => signatureFits(ECWID_HEADERS, headers),
   open,
 };

@@ -26,6 +26,11 @@ export interface HeaderTable<R extends string> {
    */
   readonly signature: readonly (readonly R[])[];
   /**
+   * Where only some of a role's names identify the platform (Toast's `Menu Item`, not its `Menu Item
+   * Name`): those names, in any language, for the signature. Other roles count under all their names.
+   */
+  readonly signatureNames?: Partial<Readonly<Record<R, readonly string[]>>>;
+  /**
    * Roles that tell the platform apart (signature, `exportShape`) but that the profile does not read as
    * columns of its own: left out of `roleNames`.
    */
@@ -65,8 +70,8 @@ export const roleNames = <R extends string>(table: HeaderTable<R>): Record<R, re
 
 const normalisedCache = new WeakMap<object, Map<string, ReadonlySet<string>>>();
 
-/** The normalised names of a role, computed once per table. */
-const normalisedNames = <R extends string>(table: HeaderTable<R>, role: R): ReadonlySet<string> => {
+/** The normalised names a role identifies the platform under (`signatureNames`, else all), computed once. */
+const signatureNamesOf = <R extends string>(table: HeaderTable<R>, role: R): ReadonlySet<string> => {
   let byRole = normalisedCache.get(table);
   if (byRole === undefined) {
     byRole = new Map();
@@ -74,19 +79,19 @@ const normalisedNames = <R extends string>(table: HeaderTable<R>, role: R): Read
   }
   let names = byRole.get(role);
   if (names === undefined) {
-    names = new Set(namesOfRole(table, role).map(normaliseHeader));
+    names = new Set((table.signatureNames?.[role] ?? namesOfRole(table, role)).map(normaliseHeader));
     byRole.set(role, names);
   }
   return names;
 };
 
-/** True when a (normalised) header has one of the role's names, in any language. */
+/** True when a (normalised) header has one of the names the role identifies the platform under. */
 export const hasRole = <R extends string>(
   table: HeaderTable<R>,
   headers: ReadonlySet<string>,
   role: R,
 ): boolean => {
-  for (const name of normalisedNames(table, role)) if (headers.has(name)) return true;
+  for (const name of signatureNamesOf(table, role)) if (headers.has(name)) return true;
   return false;
 };
 

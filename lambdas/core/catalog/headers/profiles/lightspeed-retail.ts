@@ -5,8 +5,10 @@ import { singleVariant } from '../../rows/variant-prices';
 import type { TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
 import { normaliseHeader } from '../normalise';
+import { roleNames, signatureFits } from './header-table';
 import { ownColumnsOnly, type ProductRows, productDraft, startProduct } from './product-rows';
 import { columnFields, optionsName, type Profile, profileColumns, providedFields } from './profile';
+import { LIGHTSPEED_RETAIL_HEADERS } from './tables/lightspeed-retail';
 
 /**
  * Lightspeed Retail R-Series (formerly Lightspeed Retail POS / Onsite's successor) item export and import
@@ -21,17 +23,7 @@ import { columnFields, optionsName, type Profile, profileColumns, providedFields
  * own settings.
  */
 
-const TABLE = {
-  name: ['description', 'item'],
-  matrix: ['matrix description'],
-  attributeSet: ['matrix attribute set'],
-  sku: ['custom sku', 'manufact sku', 'manufacturer sku'],
-  gtin: ['upc', 'ean'],
-  price: ['price', 'default price'],
-  brand: ['brand'],
-  category: ['category'],
-  tags: ['tags'],
-} as const;
+const TABLE = roleNames(LIGHTSPEED_RETAIL_HEADERS);
 
 type Role = keyof typeof TABLE;
 
@@ -153,9 +145,6 @@ export const lightspeedRetailProfile: Profile = {
   name: 'lightspeed_retail',
   // `System ID` with Lightspeed's SKU columns, and the item named by `Description` or a matrix. An item
   // list naming items `Item` without matrices reads the same generically.
-  matches: (headers) =>
-    headers.has('system id') &&
-    (headers.has('custom sku') || headers.has('manufact sku') || headers.has('manufacturer sku')) &&
-    (headers.has('description') || headers.has('matrix description')),
+  matches: (headers) => signatureFits(LIGHTSPEED_RETAIL_HEADERS, headers),
   open,
 };

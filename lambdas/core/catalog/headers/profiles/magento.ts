@@ -7,6 +7,7 @@ import type { DraftSink, RowReader, TableContext } from '../../rows/types';
 import { singleVariant } from '../../rows/variant-prices';
 import type { TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
+import { roleNames, signatureFits } from './header-table';
 import {
   attributeLabel,
   attributePairs,
@@ -24,6 +25,7 @@ import {
   providedFields,
   skippedNameless,
 } from './profile';
+import { MAGENTO_HEADERS } from './tables/magento';
 
 /**
  * Magento 2 / Adobe Commerce's product export (System > Data Transfer > Export, entity Products): one row
@@ -52,22 +54,7 @@ import {
  * Tax classes, stock, websites, visibility, weights, SEO and layout fields are Magento's own settings.
  */
 
-const TABLE = {
-  sku: ['sku'],
-  store_view: ['store view code'],
-  product_type: ['product type'],
-  name: ['name'],
-  description: ['description', 'short description'],
-  category: ['categories'],
-  price: ['price'],
-  online: ['product online'],
-  image_url: ['base image', 'additional images'],
-  brand: ['brand', 'manufacturer'],
-  gtin: ['gtin', 'ean', 'upc', 'barcode'],
-  attributes: ['additional attributes'],
-  variations: ['configurable variations'],
-  variation_labels: ['configurable variation labels'],
-} as const;
+const TABLE = roleNames(MAGENTO_HEADERS);
 
 type Role = keyof typeof TABLE;
 
@@ -325,12 +312,6 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
 
 export const magentoProfile: Profile = {
   name: 'magento',
-  matches: (headers) =>
-    headers.has('sku') &&
-    headers.has('store view code') &&
-    headers.has('product type') &&
-    (headers.has('attribute set code') ||
-      headers.has('product websites') ||
-      headers.has('configurable variations')),
+  matches: (headers) => signatureFits(MAGENTO_HEADERS, headers),
   open,
 };

@@ -4,6 +4,7 @@ import type { DraftSink, RowReader, TableContext } from '../../rows/types';
 import { singleVariant } from '../../rows/variant-prices';
 import type { TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
+import { roleNames, signatureFits } from './header-table';
 import {
   columnFields,
   optionNamesOf,
@@ -12,6 +13,7 @@ import {
   profileColumns,
   providedFields,
 } from './profile';
+import { SHOPIFY_HEADERS } from './tables/shopify';
 
 /**
  * Shopify's product CSV (help.shopify.com "Product CSV file format"): rows sharing a `Handle` are one
@@ -22,27 +24,8 @@ import {
  * taxonomy path `A > B`), else `Type`.
  */
 
-/** Both header generations: the classic one (`Handle`, `Variant SKU`) and 2025's (`URL handle`, `SKU`). */
-const TABLE = {
-  handle: ['handle', 'url handle'],
-  name: ['title'],
-  description: ['body (html)', 'body html', 'description', 'body'],
-  brand: ['vendor'],
-  category: ['product category', 'type', 'product type'],
-  tags: ['tags'],
-  option_name_1: ['option1 name'],
-  option_value_1: ['option1 value'],
-  option_name_2: ['option2 name'],
-  option_value_2: ['option2 value'],
-  option_name_3: ['option3 name'],
-  option_value_3: ['option3 value'],
-  sku: ['variant sku', 'sku'],
-  price: ['variant price', 'price'],
-  gtin: ['variant barcode', 'barcode'],
-  image_url: ['image src', 'product image url'],
-  image_position: ['image position'],
-  variant_image: ['variant image', 'variant image url'],
-} as const;
+/** Both header generations (tables/shopify.ts). */
+const TABLE = roleNames(SHOPIFY_HEADERS);
 
 type Role = keyof typeof TABLE;
 
@@ -201,12 +184,6 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
 
 export const shopifyProfile: Profile = {
   name: 'shopify',
-  matches: (headers) =>
-    (headers.has('handle') || headers.has('url handle')) &&
-    headers.has('title') &&
-    (headers.has('variant price') ||
-      headers.has('option1 name') ||
-      headers.has('variant sku') ||
-      headers.has('price')),
+  matches: (headers) => signatureFits(SHOPIFY_HEADERS, headers),
   open,
 };

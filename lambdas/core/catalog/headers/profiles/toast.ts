@@ -7,7 +7,9 @@ import { singleVariant } from '../../rows/variant-prices';
 import type { TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
 import { normaliseHeader } from '../normalise';
+import { roleNames, signatureFits } from './header-table';
 import { columnFields, type Profile, profileColumns, providedFields } from './profile';
+import { TOAST_HEADERS } from './tables/toast';
 
 /**
  * Toast's "All items" data export (AllItemsReport.csv; doc.toasttab.com, "Data export field reference"):
@@ -20,16 +22,7 @@ import { columnFields, type Profile, profileColumns, providedFields } from './pr
  * and Toast's ids are Toast's own and are ignored.
  */
 
-const TABLE = {
-  menu: ['menu name', 'menu'],
-  group: ['menu group'],
-  subgroup: ['subgroup', 'menu subgroup'],
-  name: ['menu item', 'menu item name'],
-  // A list price, where a report has one, before the average.
-  price: ['price', 'base price', 'menu price', 'avg price', 'average price'],
-  sku: ['sku', 'plu'],
-  tags: ['tags'],
-} as const;
+const TABLE = roleNames(TOAST_HEADERS);
 
 type Role = keyof typeof TABLE;
 
@@ -119,12 +112,6 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
 /** Recognised by its menu item and menu group columns beside one of Toast's own (ids, average price). */
 export const toastProfile: Profile = {
   name: 'toast',
-  matches: (headers) =>
-    headers.has('menu item') &&
-    headers.has('menu group') &&
-    (headers.has('avg price') ||
-      headers.has('master id') ||
-      headers.has('item id') ||
-      headers.has('menu name')),
+  matches: (headers) => signatureFits(TOAST_HEADERS, headers),
   open,
 };

@@ -6,6 +6,7 @@ import type { DraftSink, RowReader, TableContext } from '../../rows/types';
 import type { TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
 import { normaliseHeader } from '../normalise';
+import { roleNames, signatureFits } from './header-table';
 import {
   addImages,
   adjustedPrice,
@@ -27,6 +28,7 @@ import {
   providedFields,
   skippedNameless,
 } from './profile';
+import { WIX_HEADERS } from './tables/wix';
 
 /**
  * Wix Stores' product CSV (Store Products > More Actions > Export), both catalogs:
@@ -43,20 +45,7 @@ import {
  * combination of its choices, at its price.
  */
 
-const TABLE = {
-  handle: ['handleid', 'handle'],
-  field_type: ['fieldtype'],
-  name: ['name'],
-  description: ['description', 'plaindescription'],
-  image_url: ['productimageurl', 'media'],
-  category: ['collection'],
-  sku: ['sku'],
-  gtin: ['barcode'],
-  price: ['price'],
-  surcharge: ['surcharge'],
-  visible: ['visible'],
-  brand: ['brand'],
-} as const;
+const TABLE = roleNames(WIX_HEADERS);
 
 type Role = keyof typeof TABLE;
 
@@ -281,7 +270,6 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
 
 export const wixProfile: Profile = {
   name: 'wix',
-  matches: (headers) =>
-    (headers.has('handleid') || headers.has('handle')) && headers.has('fieldtype') && headers.has('name'),
+  matches: (headers) => signatureFits(WIX_HEADERS, headers),
   open,
 };

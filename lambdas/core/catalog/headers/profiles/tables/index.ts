@@ -1,8 +1,14 @@
 import type { HeaderTable } from '../header-table';
+import { ECWID_HEADERS } from './ecwid';
 import { ETSY_HEADERS } from './etsy';
+import { LIGHTSPEED_RETAIL_HEADERS } from './lightspeed-retail';
 import { LOYVERSE_HEADERS } from './loyverse';
+import { MAGENTO_HEADERS } from './magento';
 import { ODOO_HEADERS } from './odoo';
+import { SHOPIFY_HEADERS } from './shopify';
 import { SQUARE_HEADERS } from './square';
+import { TOAST_HEADERS } from './toast';
+import { WIX_HEADERS } from './wix';
 import { WOOCOMMERCE_HEADERS } from './woocommerce';
 
 /** The platforms whose export header is a table (header-table.ts), for tests and tools that list them. */
@@ -12,4 +18,10 @@ export const HEADER_TABLES: readonly HeaderTable<string>[] = [
   ETSY_HEADERS,
   ODOO_HEADERS,
   SQUARE_HEADERS,
+  WIX_HEADERS,
+  MAGENTO_HEADERS,
+  ECWID_HEADERS,
+  SHOPIFY_HEADERS,
+  TOAST_HEADERS,
+  LIGHTSPEED_RETAIL_HEADERS,
 ] as readonly HeaderTable<string>[];

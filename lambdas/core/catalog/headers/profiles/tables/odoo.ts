@@ -20,17 +20,26 @@ export type OdooRole =
 export const ODOO_HEADERS: HeaderTable<OdooRole> = {
   profile: 'odoo',
   columns: {
-    name: { en: ['name'], es: ['nombre'] },
+    name: { en: ['name'], es: ['nombre'], fr: ['nom'] },
     template: { en: ['product template', 'product tmpl id'], es: ['plantilla de producto'] },
-    sku: { en: ['internal reference', 'default code'], es: ['referencia interna'] },
+    sku: {
+      en: ['internal reference', 'default code'],
+      es: ['referencia interna'],
+      fr: ['référence interne'],
+    },
     gtin: { en: ['barcode'] },
-    price: { en: ['sales price', 'lst price', 'list price'], es: ['precio de venta', 'precios de venta'] },
+    price: {
+      en: ['sales price', 'lst price', 'list price'],
+      es: ['precio de venta', 'precios de venta'],
+      fr: ['prix de vente'],
+    },
     category: { en: ['product category', 'categ id'], es: ['categoría de producto', 'categoría interna'] },
     description: {
       en: ['sales description', 'description sale', 'description'],
       es: ['descripción de venta'],
+      fr: ['description vente'],
     },
-    tags: { en: ['product tags', 'product template tags', 'product tag ids', 'tags'] },
+    tags: { en: ['product tags', 'product template tags', 'product tag ids', 'tags'], fr: ['étiquettes'] },
     values: {
       en: [
         'variant values',
@@ -43,6 +52,7 @@ export const ODOO_HEADERS: HeaderTable<OdooRole> = {
   signature: [['name'], ['sku'], ['price', 'category']],
   sources: {
     en: 'Odoo documentation (Inventory → Products → Export) and the field names of product.template',
+    fr: 'odoo/odoo addons/product/i18n/fr.po: Name → Nom, Internal Reference → Référence interne, Sales Price → Prix de vente, Sales Description → Description vente, Tags → Étiquettes (Product Category not looked up)',
     es: 'odoo/odoo addons/product/i18n/es.po: Name → Nombre, Internal Reference → Referencia interna, Sales Price → Precios de venta, Sale Price → Precio de venta, Product Category → Categoría de producto, Internal Category → Categoría interna, Sale Description → Descripción de venta, Product Template → Plantilla de producto',
   },
 };

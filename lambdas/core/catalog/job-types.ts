@@ -42,19 +42,19 @@ const identifiers: Need = {
 
 export const JOB_TYPE_RULES: Readonly<Record<JobType, JobTypeRules>> = {
   new_menu: {
-    rows: (headers, ctx) => menuRows(genericPlan(headers, { sizeColumns: true }), ctx),
+    rows: (headers, ctx, inferred) => menuRows(genericPlan(headers, { sizeColumns: true, inferred }), ctx),
     identity: menuIdentity,
     needs: [prices],
     mapsImages: false,
   },
   new_retail_catalog: {
-    rows: (headers, ctx) => retailRows(genericPlan(headers, { sizeColumns: false }), ctx),
+    rows: (headers, ctx, inferred) => retailRows(genericPlan(headers, { sizeColumns: false, inferred }), ctx),
     identity: retailIdentity,
     needs: [],
     mapsImages: false,
   },
   retail_image_mapping: {
-    rows: (headers, ctx) => retailRows(genericPlan(headers, { sizeColumns: false }), ctx),
+    rows: (headers, ctx, inferred) => retailRows(genericPlan(headers, { sizeColumns: false, inferred }), ctx),
     identity: retailIdentity,
     needs: [identifiers],
     mapsImages: true,

@@ -138,6 +138,7 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
     const sheets: SheetSummary[] = [];
     let rows = 0;
     let headerRow: number | null = null;
+    const missing: string[] = [];
     if (output.kind === 'drafts') {
       // A catalog document gives every price its currency.
       if (reader.format === 'json') currency.fileStates();
@@ -202,7 +203,20 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
             items: sheetItems,
           });
         }
-        if (outcome.headerRow === null) continue;
+        if (outcome.inferred !== null) {
+          review.push(
+            `${source}${table.sheet === null ? '' : ` (sheet ${JSON.stringify(table.sheet)})`}: columns told from their values, not named by a header (${outcome.inferred})`,
+          );
+        }
+        if (outcome.headerRow === null && outcome.inferred === null) {
+          if (outcome.missing !== null)
+            missing.push(
+              table.sheet === null
+                ? outcome.missing
+                : `sheet ${JSON.stringify(table.sheet)}: ${outcome.missing}`,
+            );
+          continue;
+        }
         if (outcome.currencyStated) currency.fileStates();
         read += 1;
         headerRow ??= outcome.headerRow;
@@ -212,9 +226,10 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
         rows += outcome.rows;
       }
       if (read === 0) {
+        // What is really missing, per table (no rows at all, a header without a name column, no header).
+        const why = missing.length > 0 ? missing.join('; ') : 'no table with rows of data was found';
         throw new CatalogSourceError(
-          `no header row with a name column was found in the first rows${sheets.length > 0 ? ' of any sheet' : ''}; ` +
-            'name the columns (e.g. name, category, price) in the first row',
+          `nothing could be read: ${why}; name the columns (e.g. name, category, price) in the first row`,
           'missing_columns',
         );
       }

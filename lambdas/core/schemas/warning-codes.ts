@@ -13,6 +13,7 @@ export const WARNING_CODES = [
   'encoding_fallback',
   'unreadable_record',
   'hidden_sheet',
+  'columns_inferred',
   // one value
   'invalid_value',
   'too_long',
@@ -34,6 +35,7 @@ export const WARNING_CODES = [
   'duplicate_variant',
   'duplicate_product',
   'shared_name',
+  'shared_identifier',
   'duplicate_modifier',
   'incomplete_modifier',
   'no_price',

@@ -429,6 +429,8 @@ describe('retail CSV', () => {
       ['Bad Check', 'BC-1', null, 'Grocery', { amount: 100, currency: 'GBP' }],
       ['No Id', null, null, '', { amount: 100, currency: 'GBP' }],
       ['Bad gtin no sku', null, null, '', null],
+      // Another name under the same barcode in the same file: another product, kept (the barcode is shared).
+      ['Dup UPC as GTIN14', 'DUP', '00036000291452', '', null],
       ['Bad price', 'BP-1', null, 'Snacks', null],
       // `$` is a dollar: the job's currency when that is one, else US dollars.
       ['Chips', 'CH-1', null, 'Snacks > Chips', { amount: 350, currency: 'USD' }],
@@ -449,11 +451,16 @@ describe('retail CSV', () => {
     expect(results.warnings?.map((w) => [w.row, w.column, w.code, w.message])).toEqual([
       [4, 'gtin', 'bad_check_digit', '036000291453 has a wrong check digit (expected 2); ignored'],
       [6, 'gtin', 'invalid_gtin', '12345 must be 8, 12, 13 or 14 digits long (has 5); ignored'],
-      [7, null, 'duplicate_product', 'duplicate product (same GTIN as "Whole Milk 1L"); skipped'],
       [8, 'price', 'not_a_price', expect.stringContaining('"abc" is not a price')],
       [9, 'name', 'missing_name', 'the row has no name; skipped'],
+      [
+        7,
+        'gtin',
+        'shared_identifier',
+        '2 products share the GTIN "00036000291452" but differ in name, price or id; each is kept',
+      ],
     ]);
-    expect(results.sources?.[0]).toMatchObject({ format: 'csv', delimiter: ';', rows: 9, items: 7 });
+    expect(results.sources?.[0]).toMatchObject({ format: 'csv', delimiter: ';', rows: 9, items: 8 });
     expect(parseCatalogDocument(JSON.parse(JSON.stringify(document))).ok).toBe(true);
     expect(document.items[0]?.id).toBe(makeEntityIds(RETAIL_JOB_ID)('item', 'gtin:00036000291452'));
   });
@@ -485,10 +492,12 @@ describe('retail CSV', () => {
       ['C', '4006381333931'],
       ['D', null],
       ['E', '96385074'],
+      // B's barcode as an 11-digit UPC under another name: another product of this file, kept and reported.
+      ['F', '036000291452'],
     ]);
     expect(results.warnings?.map((w) => [w.row, w.code])).toEqual([
       [5, 'scientific_notation'],
-      [7, 'duplicate_product'],
+      [7, 'shared_identifier'],
     ]);
   });
 

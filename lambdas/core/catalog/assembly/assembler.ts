@@ -1,11 +1,11 @@
-import type { Category, Item, ModifierGroup, Variant } from '../document';
+import type { Category, Item, ModifierGroup, Price, Variant } from '../document';
 import { FIELD_LIMITS, MAX_CATALOG_ITEMS } from '../document';
 import type { Draft, DraftItem, DraftModifierGroup, Provenance } from '../draft';
 import { CatalogLimitError } from '../errors';
 import { type EntityKind, makeEntityIds } from '../ids';
 import type { WarningInput } from '../warnings';
 import { type CheckedItem, type CheckedVariant, checkDraft, type DraftWarn } from './check-draft';
-import { fold, type IdentityRule, pathKey, variantLabel } from './identity';
+import { fold, type IdentityRule, isIdentifierKey, pathKey, variantLabel } from './identity';
 
 /**
  * Assembly (SPEC 5.5): drafts → categories, items, variants and modifier groups. Each draft is checked
@@ -31,6 +31,8 @@ interface ItemState {
   groups: readonly GroupState[];
   /** The source's own key of the record it was made from (DraftItem.sourceKey), if any. */
   sourceKey: string | null;
+  /** The source of its first draft: rows of one source that share an identifier may be two products. */
+  readonly source: string;
   /**
    * Only for an item created without a variant: its natural key and where it came from (if no draft gives
    * it a variant, finish() adds one and warns). Other items keep no key: the map is keyed by their id.
@@ -53,6 +55,22 @@ const append = <T>(list: readonly T[], value: T): T[] => {
   for (let i = 0; i < list.length; i += 1) out[i] = list[i] as T;
   out[list.length] = value;
   return out;
+};
+
+/** A price as one comparable string (`1250 EUR`; `` without one). */
+const priceKey = (price: Price | null | undefined): string =>
+  price === null || price === undefined ? '' : `${price.amount} ${price.currency}`;
+
+const compact = (name: string): string => fold(name).replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * True when two names under one identifier name the same product: equal but for case, spaces and
+ * punctuation, or one the other with more words (`Cola 12oz`, `Cola 12 oz Can`).
+ */
+const sameProductName = (a: string, b: string): boolean => {
+  const x = compact(a);
+  const y = compact(b);
+  return x === y || (x.length > 0 && y.length > 0 && (x.includes(y) || y.includes(x)));
 };
 
 /** Keys of a few values in a list, of many in a Set (a group of 1,000 modifiers). */
@@ -89,7 +107,15 @@ export class CatalogAssembler {
   private readonly items: ItemState[] = [];
   /** Items by id: the id is the UUIDv5 of the natural key, so the key itself need not be kept. */
   private readonly byId = new Map<string, ItemState>();
-  private readonly unique = new Map<string, { state: ItemState; variantKey: string }>();
+  private readonly unique = new Map<string, { state: ItemState; variantKey: string; price: string }>();
+  /**
+   * Identifiers (a GTIN, a SKU) several products of one source share while differing in name, price or
+   * id: each product is kept, and finish() warns once per identifier with the number of products.
+   */
+  private readonly sharedIds = new Map<
+    string,
+    { what: 'GTIN' | 'SKU'; value: string; count: number; source: string; row: number | null }
+  >();
   private readonly groups: GroupState[] = [];
   /** Short values many entities repeat (tags, sizes, units) are kept once. */
   private readonly interned = new Map<string, string>();
@@ -120,9 +146,10 @@ export class CatalogAssembler {
       if (draft.externalId) category.external_id = draft.externalId;
       return;
     }
-    const warn = this.warnFor(draft.provenance?.source ?? fallbackSource, draft.provenance?.row ?? null);
+    const source = draft.provenance?.source ?? fallbackSource;
+    const warn = this.warnFor(source, draft.provenance?.row ?? null);
     const checked = checkDraft(draft, warn);
-    if (checked !== null) this.addItem(draft, checked, warn);
+    if (checked !== null) this.addItem(draft, checked, warn, source);
   }
 
   /**
@@ -174,12 +201,34 @@ export class CatalogAssembler {
     return parent as Category;
   }
 
-  private addItem(draft: DraftItem, checked: CheckedItem, warn: DraftWarn): void {
+  /** Counts a product that shares an identifier with another of its source (warned in finish()). */
+  private share(key: string, what: 'GTIN' | 'SKU', value: string, source: string, row: number | null): void {
+    const known = this.sharedIds.get(key);
+    if (known !== undefined) known.count += 1;
+    else this.sharedIds.set(key, { what, value, count: 2, source, row });
+  }
+
+  private addItem(draft: DraftItem, checked: CheckedItem, warn: DraftWarn, source: string): void {
     const identity = this.options.identity;
     let key = identity.itemKey(checked);
     let state = this.byId.get(this.idOf('item', key));
     const sourceKey = draft.sourceKey ?? null;
+    const row = draft.provenance?.row ?? null;
+    const only = checked.variants.length === 1 ? checked.variants[0] : undefined;
     if (
+      state !== undefined &&
+      only !== undefined &&
+      isIdentifierKey(key) &&
+      state.source === source &&
+      (!sameProductName(state.item.name, checked.name) ||
+        priceKey(state.item.variants[0]?.price ?? null) !== priceKey(only.price) ||
+        (sourceKey !== null && state.sourceKey !== null && fold(sourceKey) !== fold(state.sourceKey)))
+    ) {
+      // Rows of one source that share a barcode or SKU but differ in name, price or id: two products the
+      // merchant keeps (counted, warned in finish()). Across sources one identifier is one product.
+      key = `${key}#${fold(checked.name)}#${priceKey(only.price)}#${fold(sourceKey ?? '')}`;
+      state = this.byId.get(this.idOf('item', key));
+    } else if (
       state !== undefined &&
       sourceKey !== null &&
       state.sourceKey !== null &&
@@ -194,19 +243,39 @@ export class CatalogAssembler {
       key = `${key}#${fold(sourceKey)}`;
       state = this.byId.get(this.idOf('item', key));
     }
-    const id = this.idOf('item', key);
     const addsModifiers = checked.modifierGroups.length > 0;
     const accepted: { variant: CheckedVariant; variantKey: string }[] = [];
     for (const variant of checked.variants) {
       const variantKey = identity.variantKey(variant);
       if (accepted.some((a) => a.variantKey === variantKey)) continue;
-      let clash: { what: 'GTIN' | 'SKU'; owner: { state: ItemState; variantKey: string } } | undefined;
+      let clash:
+        | {
+            what: 'GTIN' | 'SKU';
+            key: string;
+            owner: { state: ItemState; variantKey: string; price: string };
+          }
+        | undefined;
       for (const unique of identity.uniqueKeys(variant)) {
         const owner = this.unique.get(unique.key);
         if (owner !== undefined) {
-          clash = { what: unique.what, owner };
+          clash = { what: unique.what, key: unique.key, owner };
           break;
         }
+      }
+      if (
+        clash !== undefined &&
+        clash.owner.state !== state &&
+        clash.owner.state.source === source &&
+        (!sameProductName(clash.owner.state.item.name, checked.name) ||
+          clash.owner.price !== priceKey(variant.price) ||
+          (sourceKey !== null &&
+            clash.owner.state.sourceKey !== null &&
+            fold(sourceKey) !== fold(clash.owner.state.sourceKey)))
+      ) {
+        // Another product of this source with the same barcode or SKU: kept, counted.
+        const value = clash.what === 'GTIN' ? (variant.gtin ?? '') : (variant.sku ?? '');
+        this.share(clash.key, clash.what, value, source, row);
+        clash = undefined;
       }
       if (clash?.owner !== undefined) {
         const repeat = clash.owner.state === state && clash.owner.variantKey === variantKey;
@@ -227,7 +296,14 @@ export class CatalogAssembler {
     }
     if (state === undefined) {
       if (accepted.length === 0 && checked.variants.length > 0 && !addsModifiers) return;
-      state = this.createItem(id, key, checked, accepted.length === 0 ? draft.provenance : null, sourceKey);
+      state = this.createItem(
+        this.idOf('item', key),
+        key,
+        checked,
+        accepted.length === 0 ? draft.provenance : null,
+        sourceKey,
+        source,
+      );
     } else {
       this.mergeFields(state.item, checked);
       state.sourceKey ??= sourceKey;
@@ -257,6 +333,7 @@ export class CatalogAssembler {
     /** Where an item created without a variant comes from (null: it has one). */
     provenance: Provenance | undefined | null,
     sourceKey: string | null,
+    source: string,
   ): ItemState {
     if (this.items.length >= this.maxItems) {
       throw new CatalogLimitError(`the catalog has more than ${this.maxItems} items, the limit per catalog`);
@@ -281,6 +358,7 @@ export class CatalogAssembler {
       variantKeys: NONE,
       groups: NONE,
       sourceKey,
+      source,
       orphan:
         provenance === null
           ? undefined
@@ -353,7 +431,8 @@ export class CatalogAssembler {
     state.variantKeys =
       state.variantKeys.length === 0 ? this.onlyKey(variantKey) : append(state.variantKeys, variantKey);
     for (const unique of this.options.identity.uniqueKeys(variant)) {
-      if (!this.unique.has(unique.key)) this.unique.set(unique.key, { state, variantKey });
+      if (!this.unique.has(unique.key))
+        this.unique.set(unique.key, { state, variantKey, price: priceKey(variant.price) });
     }
   }
 
@@ -461,6 +540,15 @@ export class CatalogAssembler {
         }
         if (bySize) item.option_names = ['Size'];
       }
+    }
+    for (const shared of this.sharedIds.values()) {
+      this.options.warn({
+        source: shared.source,
+        row: shared.row,
+        column: shared.what === 'GTIN' ? 'gtin' : 'sku',
+        code: 'shared_identifier',
+        message: `${shared.count} products share the ${shared.what} ${JSON.stringify(shared.value)} but differ in name, price or id; each is kept`,
+      });
     }
     for (const { group, fixedMax } of this.groups) {
       if (!fixedMax) group.max = Math.max(group.modifiers.length, group.min);

@@ -54,6 +54,17 @@ export const variantLabel = (v: VariantFacts): string | null => {
   return sizeLabel(v);
 };
 
+/**
+ * A SKU that can identify a product: not one a spreadsheet damaged (`'1`, Excel's text mark left in the
+ * cell) nor one that is only punctuation or zeros (`-`, `0`, `n/a`). Such a value stays on the variant but
+ * never makes two rows one product.
+ */
+export const identifyingSku = (sku: string | null): string | null =>
+  sku === null || /^'|^[\p{P}\p{S}0\s]*$|^(?:n\/?a|none|null|tbd)$/iu.test(sku) ? null : sku;
+
+/** True for an item key made of a barcode or SKU (a retail product sold in one form). */
+export const isIdentifierKey = (key: string): boolean => key.startsWith('gtin:') || key.startsWith('sku:');
+
 const NO_KEYS: readonly { readonly key: string; readonly what: 'GTIN' | 'SKU' }[] = Object.freeze([]);
 
 /** Menus: an item is its category path and name; a variant is its name (or options, or size). */
@@ -80,16 +91,21 @@ export const retailIdentity: IdentityRule = {
     if (only === undefined || others.length > 0 || item.optionNames.length > 0 || isVariantOfMany(only))
       return byName;
     if (only.gtin !== null) return `gtin:${toGtin14(only.gtin)}`;
-    if (only.sku !== null) return `sku:${fold(only.sku)}`;
+    const sku = identifyingSku(only.sku);
+    if (sku !== null) return `sku:${fold(sku)}`;
     return byName;
   },
   variantKey: (variant) => {
     if (variant.gtin !== null) return `gtin:${toGtin14(variant.gtin)}`;
-    if (variant.sku !== null) return `sku:${fold(variant.sku)}`;
+    const sku = identifyingSku(variant.sku);
+    if (sku !== null) return `sku:${fold(sku)}`;
     return `name:${fold(variantLabel(variant) ?? '')}`;
   },
-  uniqueKeys: (variant) => [
-    ...(variant.gtin === null ? [] : [{ key: `gtin:${toGtin14(variant.gtin)}`, what: 'GTIN' as const }]),
-    ...(variant.sku === null ? [] : [{ key: `sku:${fold(variant.sku)}`, what: 'SKU' as const }]),
-  ],
+  uniqueKeys: (variant) => {
+    const sku = identifyingSku(variant.sku);
+    return [
+      ...(variant.gtin === null ? [] : [{ key: `gtin:${toGtin14(variant.gtin)}`, what: 'GTIN' as const }]),
+      ...(sku === null ? [] : [{ key: `sku:${fold(sku)}`, what: 'SKU' as const }]),
+    ];
+  },
 };

@@ -69,10 +69,19 @@ const NOT_A_NAME = /(?:^| )(?:id|ids|uuid|guid|qty|quantity|stock|qoh)$/;
  * the price and the description and is no id or stock count, else its description column
  * (`Code, Description, Price`; `System ID, …, Description, …, Price`).
  */
-export const genericPlan = (headers: readonly string[], options: { sizeColumns: boolean }): GenericPlan => {
+export const genericPlan = (
+  headers: readonly string[],
+  options: { sizeColumns: boolean; inferred?: ReadonlyMap<number, Field> },
+): GenericPlan => {
   const mapped = mapColumns(headers, genericLookup);
   const fields = new Map(mapped.fields);
   let unused = [...mapped.unused];
+  // Columns told from their values (headers/infer-columns.ts): only where no header names the field.
+  for (const [index, field] of options.inferred ?? []) {
+    if (fields.has(field) || !unused.includes(index)) continue;
+    fields.set(field, [index]);
+    unused = unused.filter((i) => i !== index);
+  }
   let labels: readonly string[] | null = null;
   let sizes: SizeColumn[] = [];
   if (options.sizeColumns) {

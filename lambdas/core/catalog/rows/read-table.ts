@@ -1,6 +1,7 @@
 import { cellStatesCurrency, codeStatesCurrency, headerStatesCurrency } from '../currency-source';
 import type { Field } from '../headers/aliases';
 import { columnLabel } from '../headers/columns';
+import { describeInferred, inferColumns, inferPriceColumn } from '../headers/infer-columns';
 import { normaliseHeader } from '../headers/normalise';
 import { PROFILES, type Profile } from '../headers/profiles';
 import { isHintRow, isLabelRow, isProseRow } from '../headers/row-shape';
@@ -36,6 +37,14 @@ export interface TableOutcome {
   readonly provides: ReadonlySet<Field>;
   /** The table names its prices' currency: a price cell (`22.00 USD`), a currency column, a price header. */
   readonly currencyStated: boolean;
+  /**
+   * What was told from the values rather than named by a header (`(column 2) as name, …`), or null: a
+   * guess a person must confirm (the job goes to review). A table read without a header row has
+   * `headerRow` null and this set.
+   */
+  readonly inferred: string | null;
+  /** When the table was not read: what is missing, in a person's words. */
+  readonly missing: string | null;
 }
 
 /**
@@ -203,6 +212,23 @@ export const readTable = async (
   };
   /** Rows with data while the header is looked for: a candidate and the rows under it. */
   const waiting: TableRow[] = [];
+  /** Every row with data while no header is found: the values columns are inferred from. */
+  const seen: TableRow[] = [];
+  let inferenceTried = false;
+  let inferred: string | null = null;
+  /** A row that names known columns but none holding the products' names (for the error). */
+  let nameless: { row: number; fields: string[] } | null = null;
+
+  const label = (index: number): string => columnLabel(headers, index);
+  const warnInferred = (fields: ReadonlyMap<number, Field>, why: string): void => {
+    inferred = describeInferred(fields, label);
+    ctx.warn(
+      null,
+      null,
+      'columns_inferred',
+      `${why}; the columns were told from their values: ${inferred}. Check them: the job goes to review`,
+    );
+  };
 
   const read = (row: TableRow, current: RowReader): void => {
     if (secondRow) {
@@ -245,15 +271,56 @@ export const readTable = async (
     const candidate = waiting.shift();
     if (candidate === undefined) return;
     searched += 1;
-    const found = readerFor(candidate, waiting, ctx, generic, profiles);
-    if (found === null) return;
-    reader = found;
+    let found = readerFor(candidate, waiting, ctx, generic, profiles);
+    if (found === null) {
+      if (nameless === null && !isProseRow(candidate.cells)) {
+        const known = [...generic(candidate.cells.map(headerText), ctx).provides];
+        if (known.length >= 2) nameless = { row: candidate.row, fields: known };
+      }
+      return;
+    }
     headers = candidate.cells.map(headerText);
+    if (found.profile === 'generic' && !found.provides.has('price')) {
+      // A name column but no price column any alias names: a column of amounts under a header of the
+      // shop's own words is the price, by its values.
+      const free = headers.flatMap((_, i) => (found?.columns.has(i) ? [] : [i]));
+      const price = inferPriceColumn(
+        waiting.map((r) => r.cells),
+        free,
+        { wholeNumbers: false },
+      );
+      if (price !== undefined) {
+        const fields = new Map<number, Field>([[price, 'price']]);
+        found = generic(headers, ctx, fields);
+        warnInferred(fields, 'no column is named as the price');
+      }
+    }
+    reader = found;
+    seen.length = 0;
     headerRow = candidate.row;
     blankHeaders = headers.flatMap((h, i) => (h === '' ? [i] : []));
     secondRow = true;
     hints = true;
     for (const row of waiting.splice(0)) read(row, found);
+  };
+
+  /**
+   * No header row among the first rows: the columns are told from the rows' values (a sheet typed without
+   * a header), and the rows seen so far are read by them.
+   */
+  const infer = (): void => {
+    inferenceTried = true;
+    const guess = inferColumns(seen.map((r) => r.cells));
+    if (guess === null) return;
+    const width = Math.max(...seen.map((r) => r.cells.length));
+    headers = Array.from({ length: width }, () => '');
+    const found = generic(headers, ctx, guess.fields);
+    if (!found.provides.has('name')) return;
+    reader = found;
+    blankHeaders = headers.map((_, i) => i);
+    warnInferred(guess.fields, 'no header row names the columns');
+    for (const row of seen.splice(0)) read(row, found);
+    waiting.length = 0;
   };
 
   for await (const batch of table.batches) {
@@ -263,16 +330,32 @@ export const readTable = async (
         read(row, reader);
         continue;
       }
-      if (searched >= HEADER_SEARCH_ROWS) continue;
-      waiting.push(row);
-      if (waiting.length > LOOK_BELOW) search();
+      if (inferenceTried) continue;
+      seen.push(row);
+      if (searched < HEADER_SEARCH_ROWS) {
+        waiting.push(row);
+        if (waiting.length > LOOK_BELOW) search();
+      }
+      if (reader === null && searched >= HEADER_SEARCH_ROWS) infer();
     }
   }
   while (reader === null && waiting.length > 0 && searched < HEADER_SEARCH_ROWS) search();
+  if (reader === null && !inferenceTried) infer();
   // Assigned by the closures above: TypeScript does not follow it there.
   const found = reader as RowReader | null;
   if (found === null) {
+    // Assigned by the closures above, as `reader` is.
+    const named = nameless as { row: number; fields: string[] } | null;
+    const missing =
+      seen.length === 0 && searched === 0
+        ? 'the table has no rows with data'
+        : named !== null
+          ? `row ${named.row} names columns (${named.fields.join(', ')}) but none holds the products' names; ` +
+            'call that column name, title or product'
+          : 'no header row with a name column (name, title, product …) was found in the first rows, and no column ' +
+            'of names beside prices or barcodes could be told from the values';
     return {
+      missing,
       sheet: ctx.sheet,
       headerRow: null,
       profile: null,
@@ -281,6 +364,7 @@ export const readTable = async (
       rows: 0,
       provides: new Set(),
       currencyStated: false,
+      inferred: null,
     };
   }
   found.end(send);
@@ -329,5 +413,7 @@ export const readTable = async (
     rows,
     provides: found.provides,
     currencyStated,
+    inferred,
+    missing: null,
   };
 };

@@ -34,4 +34,12 @@ export interface RowReader {
   end(emit: DraftSink): void;
 }
 
-export type RowReaderFactory = (headers: readonly string[], ctx: TableContext) => RowReader;
+/**
+ * Builds the generic reader of a table. `inferred`: columns told from their values (headers/infer-columns.ts)
+ * where no header names them, read as those fields.
+ */
+export type RowReaderFactory = (
+  headers: readonly string[],
+  ctx: TableContext,
+  inferred?: ReadonlyMap<number, Field>,
+) => RowReader;

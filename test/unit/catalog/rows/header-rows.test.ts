@@ -103,7 +103,15 @@ describe('header rows among hints, titles and notes', () => {
   });
 
   test('a data row holding a known word is still no header: one known column over values is not enough', async () => {
-    const { failures } = await buildCsv('Fresh,Name,3.50,x\nOld,Thing,2.00,y\n', retail, 'rows.csv');
-    expect(failures).toEqual([expect.objectContaining({ code: 'missing_columns' })]);
+    // Both rows are data: with no header, the columns are told from the values and the job goes to review.
+    const { document, results, review } = await buildCsv(
+      'Fresh,Name,3.50,x\nOld,Thing,2.00,y\n',
+      retail,
+      'rows.csv',
+    );
+    expect(results.sources?.[0]?.header_row).toBeUndefined();
+    expect(prices(document)).toEqual([350, 200]);
+    expect(results.warnings).toContainEqual(expect.objectContaining({ code: 'columns_inferred' }));
+    expect(review).toHaveLength(1);
   });
 });

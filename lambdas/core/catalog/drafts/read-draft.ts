@@ -15,6 +15,7 @@ import {
   type TextRecognizer,
 } from './ports';
 import { type PageReading, readPageImage } from './read-image';
+import { textLayerMissesInk } from './text-coverage';
 import type { PageGeometry, TextRun } from './text-runs';
 
 /**
@@ -148,7 +149,7 @@ export const draftSource = async (
       }
     }
   } else {
-    usedOcr = await readPdf(input, limits, ocr, deps.rasterizer, { pages, runs, warnings });
+    usedOcr = await readPdf(input, limits, ocr, deps, { pages, runs, warnings });
   }
   if (usedOcr && !exact) {
     warnings.push({
@@ -203,7 +204,7 @@ const readPdf = async (
   input: DraftSourceInput,
   limits: DraftLimits,
   ocr: (image: Uint8Array, photo: Photo) => Promise<PageReading>,
-  rasterizer: PageRasterizer | undefined,
+  { rasterizer, decoder }: Pick<DraftDeps, 'rasterizer' | 'decoder'>,
   out: Collected,
 ): Promise<boolean> => {
   const pdf = await openPdf(input.bytes).catch((error: unknown) => {
@@ -227,7 +228,10 @@ const readPdf = async (
     }
     for (let page = 1; page <= last; page++) {
       const text = await pdf.readText(page);
-      if (letters(text.runs) >= MIN_TEXT_LETTERS) {
+      if (
+        letters(text.runs) >= MIN_TEXT_LETTERS &&
+        !(await textLayerMissesInk(input.bytes, page, text, { rasterizer, decoder }))
+      ) {
         out.pages.push({ page, width: text.width, height: text.height, method: 'text' });
         out.runs.push(...text.runs);
         continue;
@@ -281,6 +285,11 @@ const readPdf = async (
           code: 'source_unreadable',
           message: `page ${page} was not read: ${describeOcrFailure(error, limits.ocrPageTimeoutMs)}`,
         });
+        // A page sent to OCR because its text layer missed most of it keeps what that layer has.
+        if (letters(text.runs) >= MIN_TEXT_LETTERS) {
+          out.pages.push({ page, width: text.width, height: text.height, method: 'text' });
+          out.runs.push(...text.runs);
+        }
       }
     }
   } finally {

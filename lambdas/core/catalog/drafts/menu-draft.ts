@@ -180,8 +180,10 @@ export const draftMenu = (
         return;
       }
       close();
+      // A note in parentheses (`(1/3 lb. beef used)`) above a dish names no dish.
       const styledAsDescription =
         pending !== undefined &&
+        !/^\(.*\)$/.test(pending.line.text.trim()) &&
         p.label !== '' &&
         isBelow(pending.line, p.line) &&
         looksLikeDescription(p.line, pending.line);

@@ -303,4 +303,17 @@ describe('draftMenu', () => {
       '/BLT/null',
     ]);
   });
+
+  it('does not take a note in parentheses above a dish for its name', () => {
+    const runs = [
+      aRun('BURGERS', 40, 40, { size: 15 }),
+      aRun('(1/3 lb. ground beef used)', 40, 60, { size: 9, bold: true, italic: true }),
+      aRun('Hamburger . . . . . . . $5.50', 40, 74),
+      aRun('Cheeseburger . . . . . $6.00', 40, 88),
+    ];
+    expect(summary(runs).map((i) => `${i.category}/${i.name}/${i.variants}`)).toEqual([
+      'BURGERS/Hamburger/550',
+      'BURGERS/Cheeseburger/600',
+    ]);
+  });
 });

@@ -299,7 +299,14 @@ const readPdf = async (
           })),
         );
       } catch (error) {
-        if (keepText()) continue;
+        if (keepText()) {
+          out.warnings.push({
+            page,
+            code: 'source_unreadable',
+            message: `page ${page} has text but no price in its text layer (dishes drawn as outlines or in a picture?) and OCR did not read it: ${describeOcrFailure(error, limits.ocrPageTimeoutMs)}`,
+          });
+          continue;
+        }
         out.warnings.push({
           page,
           code: 'source_unreadable',

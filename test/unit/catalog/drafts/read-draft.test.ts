@@ -184,6 +184,9 @@ describe('draftSource', () => {
       rasterizer,
     });
     expect(failed.pages).toEqual([{ page: 1, method: 'text' }]);
+    expect(failed.warnings.map((w) => w.message)).toContain(
+      `page 1 has text but no price in its text layer (dishes drawn as outlines or in a picture?) and OCR did not read it: OCR did not finish within ${DRAFT_LIMITS.ocrPageTimeoutMs / 1000} s`,
+    );
   });
 
   it('warns about a file that is not a PDF it can open', async () => {

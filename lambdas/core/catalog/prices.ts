@@ -270,6 +270,8 @@ export const parsePrice = (value: string | number, fallbackCurrency: string): Pr
   if (!/\d/.test(text)) return fail(`is not a price: ${JSON.stringify(text.slice(0, 50))}`);
   // `12€50`: French for 12.50 €; `12,50 e`: a € the menu's font lost.
   text = text.replace(/^(\d{1,6})\s?€\s?(\d{2})$/, '$1.$2 €').replace(/^([\d.,'\s]*\d)\s?[eE]$/, '$1 €');
+  // `75¢`: cents of a dollar.
+  text = text.replace(/^(\d{1,2})\s?¢$/, (_, cents: string) => `$0.${cents.padStart(2, '0')}`);
   const marked = takeMark(text, fallbackCurrency);
   let currency = marked.currency;
   text = marked.rest;

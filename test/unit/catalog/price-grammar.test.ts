@@ -116,6 +116,13 @@ describe('parsePrice', () => {
     );
   });
 
+  it('reads cents (`75¢`) as a fraction of a dollar: the job’s dollar, else US dollars', () => {
+    expect(parsePrice('75¢', 'USD')).toEqual({ ok: true, price: { amount: 75, currency: 'USD' } });
+    expect(parsePrice('5 ¢', 'CAD')).toEqual({ ok: true, price: { amount: 5, currency: 'CAD' } });
+    expect(parsePrice('75¢', 'EUR')).toEqual({ ok: true, price: { amount: 75, currency: 'USD' } });
+    expect(parsePrice('175¢', 'USD').ok).toBe(false);
+  });
+
   it('takes a code beside a shared mark as the mark’s currency, and refuses one that is not', () => {
     expect(parsePrice('$12 CAD', 'USD')).toEqual({ ok: true, price: { amount: 1200, currency: 'CAD' } });
     expect(parsePrice('$12 EUR', 'USD')).toMatchObject({ ok: false });

@@ -284,6 +284,16 @@ const styleShare = (runs: readonly TextRun[], test: (run: TextRun) => boolean): 
   return runs.filter(test).reduce((sum, r) => sum + r.text.length, 0) / total;
 };
 
+/**
+ * Letter-spaced words (`S T A R T E R S`, a heading set with wide tracking, read as one letter a word) are
+ * joined back: three or more single letters in a row, one space apart. Words stay apart where the text
+ * separates them more widely (two spaces, `&`, a dash).
+ */
+export const joinLetterSpaced = (text: string): string =>
+  text.replace(/(?<![\p{L}\p{N}])(?:\p{L}\p{M}* ){2,}\p{L}\p{M}*(?![\p{L}\p{N}])/gu, (m) =>
+    m.replace(/ /g, ''),
+  );
+
 /** Joins the runs of a row into cells: a gap wider than a font size starts a new cell. */
 const toCells = (runs: readonly TextRun[], font: number): Cell[] => {
   const cells: { runs: TextRun[]; text: string }[] = [];
@@ -308,7 +318,11 @@ const toCells = (runs: readonly TextRun[], font: number): Cell[] => {
     } else cells.push({ runs: [run], text });
     previous = run;
   }
-  return cells.map((cell) => ({ ...unionBox(cell.runs), text: cell.text, runs: cell.runs }));
+  return cells.map((cell) => ({
+    ...unionBox(cell.runs),
+    text: joinLetterSpaced(cell.text),
+    runs: cell.runs,
+  }));
 };
 
 const toLine = (row: Row, page: number, flow: number): Line | undefined => {

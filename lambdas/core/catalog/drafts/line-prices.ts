@@ -40,7 +40,7 @@ export interface LinePrices {
 }
 
 /** A whole amount (`12.-`, `12,–`), `12€50` (French for 12.50 €), and `12,50 e` (a € the font lost). */
-const SPECIAL = String.raw`(?:\d{1,5}\s?€\s?\d{2}|\d{1,5}[.,][-–—]|(?:\d{1,3}(?:[.,]\d{3})*|\d{1,6})(?:[.,]\d{1,2})?\s?[eE](?![\p{L}\d]))`;
+const SPECIAL = String.raw`(?:\d{1,2}\s?¢|\d{1,5}\s?€\s?\d{2}|\d{1,5}[.,][-–—]|(?:\d{1,3}(?:[.,]\d{3})*|\d{1,6})(?:[.,]\d{1,2})?\s?[eE](?![\p{L}\d]))`;
 const AMOUNT = String.raw`(?:${SPECIAL}|${CURRENCY_MARK}?\s?${AMOUNT_NUMBER}(?:\s?${CURRENCY_MARK})?)`;
 
 /**
@@ -56,7 +56,7 @@ const UNIT_PRICE = new RegExp(String.raw`${AMOUNT}\s?${PER_UNIT.source}\s*$`, 'i
 const WHOLE_TOKEN = new RegExp(`^(?:${AMOUNT})$`, 'u');
 const MARK = new RegExp(CURRENCY_MARK, 'u');
 
-const hasCurrency = (token: string): boolean => MARK.test(token) || /\d\s?[eE]$/.test(token);
+const hasCurrency = (token: string): boolean => MARK.test(token) || /\d\s?[eE¢]$/.test(token);
 const hasDecimals = (token: string): boolean => /\d[.,]\d{1,2}(?!\d)|€\s?\d{2}$/.test(token);
 
 /**

@@ -76,8 +76,14 @@ export const draftMenu = (
   );
   const nameSize = nameLines.size > 0 ? Math.min(...[...nameLines].map((p) => p.line.fontSize)) : 0;
 
+  const textPages = new Set(context.pages.filter((g) => g.method === 'text').map((g) => g.page));
+  const plainHeadings = new Set(
+    priced.filter((p, i) => textPages.has(p.line.page) && headsDishes(priced, i, hasPrice)),
+  );
+
   const isHeading = (p: PricedLine): boolean => {
     const { line } = p;
+    if (plainHeadings.has(p) && !nameLines.has(p)) return true;
     // A heading is not set smaller than the dish names.
     if (nameLines.has(p) || line.fontSize < nameSize * 0.95) return false;
     if (hasPrice(p) || line.text.length > 60 || words(line.text) > 8 || /[,;]$/.test(line.text)) return false;
@@ -174,8 +180,10 @@ export const draftMenu = (
         return;
       }
       close();
+      // A note in parentheses (`(1/3 lb. beef used)`) above a dish names no dish.
       const styledAsDescription =
         pending !== undefined &&
+        !/^\(.*\)$/.test(pending.line.text.trim()) &&
         p.label !== '' &&
         isBelow(pending.line, p.line) &&
         looksLikeDescription(p.line, pending.line);
@@ -264,6 +272,43 @@ export const draftMenu = (
     });
   }
   return { items, warnings };
+};
+
+/** `below` starts under `above` (the same column or the next flow down), within two and a half lines. */
+const isUnder = (above: Line, below: Line): boolean =>
+  above.page === below.page &&
+  below.y >= above.y + above.height * 0.5 &&
+  below.y - (above.y + above.height) <= Math.max(above.height, below.height) * 2.5 &&
+  below.x < above.x + above.width &&
+  above.x < below.x + below.width;
+
+/**
+ * A short line without a price, set like the dishes (same size, weight and case), over two or more dishes,
+ * one under the other: a heading (`Soft Drinks` over `Cola 3.00`, `Water 2.00`) on a menu that marks its
+ * headings by place only. Not a description: it starts with a capital or a digit, ends without punctuation,
+ * and is not styled below the dish under it.
+ */
+const headsDishes = (
+  priced: readonly PricedLine[],
+  index: number,
+  hasPrice: (p: PricedLine) => boolean,
+): boolean => {
+  const [p, a, b] = [priced[index]!, priced[index + 1], priced[index + 2]];
+  const text = p.line.text.trim();
+  return (
+    a !== undefined &&
+    b !== undefined &&
+    !hasPrice(p) &&
+    p.notAPrice === null &&
+    words(text) <= 5 &&
+    text.length <= 40 &&
+    /^[\p{Lu}\p{N}]/u.test(text) &&
+    !/[,;:.!]$/.test(text) &&
+    [a, b].every((d) => hasPrice(d) && d.label !== '') &&
+    isUnder(p.line, a.line) &&
+    isBelow(a.line, b.line) &&
+    !looksLikeDescription(p.line, a.line)
+  );
 };
 
 const start = (first: PricedLine, name: string, priced: PricedLine, doubts: string[]): Open => ({

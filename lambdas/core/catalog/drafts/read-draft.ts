@@ -2,6 +2,8 @@ import { imageSize } from 'image-size';
 import type { Language } from '../../schemas/job';
 import { sniffPhotoFormat } from '../sources/signatures';
 import type { DraftResult, DraftWarning } from './draft-result';
+import { rebuildLines } from './layout';
+import { readLinePrices } from './line-prices';
 import { draftMenu } from './menu-draft';
 import { ocrLanguages, ocrRuns } from './ocr';
 import { rebuildPageLines } from './ocr-columns';
@@ -75,6 +77,18 @@ const MIN_TEXT_LETTERS = 12;
 
 const letters = (runs: readonly TextRun[]): number =>
   runs.reduce((sum, r) => sum + r.text.replace(/[^\p{L}]/gu, '').length, 0);
+
+/**
+ * Whether a page's runs hold a price (a line ending in an amount with a currency, decimals or a leader). A
+ * menu page whose text layer has letters and no price at all has its dishes drawn some other way (as
+ * outlines, in a picture, with only the descriptions and a title as text): that page is read by OCR too,
+ * and its text layer kept where OCR finds no price either (a cover, an about-us page).
+ */
+const holdsPrices = (runs: readonly TextRun[], currency: string): boolean =>
+  rebuildLines(runs).some((line) => {
+    const read = readLinePrices(line.text, currency);
+    return read.prices.some((p) => p.price !== null) && !read.weak;
+  });
 
 const describeOcrFailure = (error: unknown, timeoutMs: number): string => {
   if (error instanceof OcrError && error.reason === 'timeout')
@@ -228,15 +242,23 @@ const readPdf = async (
     }
     for (let page = 1; page <= last; page++) {
       const text = await pdf.readText(page);
-      if (
-        letters(text.runs) >= MIN_TEXT_LETTERS &&
-        !(await textLayerMissesInk(input.bytes, page, text, { rasterizer, decoder }))
-      ) {
+      const hasText = letters(text.runs) >= MIN_TEXT_LETTERS;
+      const keepText = (): boolean => {
+        if (!hasText) return false;
         out.pages.push({ page, width: text.width, height: text.height, method: 'text' });
         out.runs.push(...text.runs);
+        return true;
+      };
+      if (
+        hasText &&
+        holdsPrices(text.runs, input.currency) &&
+        !(await textLayerMissesInk(input.bytes, page, text, { rasterizer, decoder }))
+      ) {
+        keepText();
         continue;
       }
       if (ocrPages >= limits.maxOcrPages) {
+        if (keepText()) continue;
         out.warnings.push({
           page,
           code: 'source_unreadable',
@@ -248,6 +270,7 @@ const readPdf = async (
         ?.rasterize(input.bytes, page, { maxPixels: limits.rasterPixels })
         .catch(() => undefined);
       if (!image) {
+        if (keepText()) continue;
         out.warnings.push({
           page,
           code: 'source_unreadable',
@@ -262,6 +285,8 @@ const readPdf = async (
         // the page as read may be turned (a sideways scan), which `view` takes back for the reviewer.
         const drawn = view ? text.width / view.width : text.width / read.width;
         const scale = drawn / (view?.scale ?? 1);
+        const ocrRead = ocrRuns(read, page);
+        if (hasText && !holdsPrices(ocrRead, input.currency) && keepText()) continue;
         out.pages.push({
           page,
           width: read.width * scale,
@@ -270,7 +295,7 @@ const readPdf = async (
           ...(view ? { view: { ...view, width: text.width, height: text.height, scale: 1 } } : {}),
         });
         out.runs.push(
-          ...ocrRuns(read, page).map((r) => ({
+          ...ocrRead.map((r) => ({
             ...r,
             x: r.x * scale,
             y: r.y * scale,
@@ -280,6 +305,14 @@ const readPdf = async (
           })),
         );
       } catch (error) {
+        if (keepText()) {
+          out.warnings.push({
+            page,
+            code: 'source_unreadable',
+            message: `page ${page} has text but no price in its text layer (dishes drawn as outlines or in a picture?) and OCR did not read it: ${describeOcrFailure(error, limits.ocrPageTimeoutMs)}`,
+          });
+          continue;
+        }
         out.warnings.push({
           page,
           code: 'source_unreadable',

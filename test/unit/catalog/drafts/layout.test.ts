@@ -242,4 +242,14 @@ describe('rebuildLines', () => {
       'with greens',
     ]);
   });
+
+  it('joins letter-spaced words (a heading set with wide tracking), and leaves single letters in a name alone', () => {
+    const runs = [
+      aRun('S T A R T E R S', 40, 60, { size: 16 }),
+      ...'DESSERTS'.split('').map((c, i) => aRun(c, 40 + i * 14, 90, { size: 16 })),
+      aRun('Vitamin B 12  4.50', 40, 120),
+      aRun('É P I C E S  &  H E R B E S', 40, 140),
+    ];
+    expect(texts(runs)).toEqual(['STARTERS', 'DESSERTS', 'Vitamin B 12  4.50', 'ÉPICES  &  HERBES']);
+  });
 });

@@ -15,6 +15,7 @@ describe('readLinePrices', () => {
     ['Garlic Bread …………… 5.50', 'Garlic Bread', ['550 USD']],
     ['Garlic Bread . . . . . .$5.50', 'Garlic Bread', ['550 USD']],
     ['Garlic Bread. . . . £5.50', 'Garlic Bread', ['550 GBP']],
+    ['Extra cheese . . . . 75¢', 'Extra cheese', ['75 USD']],
     ['Margherita 12,50 €', 'Margherita', ['1250 EUR']],
     ['Soupe à l’oignon 8€50', 'Soupe à l’oignon', ['850 EUR']],
     ['Steak frites - 18 €', 'Steak frites', ['1800 EUR']],

@@ -270,4 +270,50 @@ describe('draftMenu', () => {
       'Sides/fried rice/600',
     ]);
   });
+
+  it('takes a short line set like the dishes, over two or more of them, for their heading', () => {
+    const runs = [
+      aRun('Classic beers', 40, 60),
+      aRun('Pilsner (5.2°) 2.50e', 40, 76),
+      aRun('Blonde (6.6°) 3.00e', 40, 92),
+      aRun('Soft drinks', 40, 118),
+      aRun('Cola 2.50e', 40, 134),
+      aRun('Water 1.00e', 40, 150),
+      aRun('Lemonade 2.00e', 40, 166),
+    ];
+    expect(summary(runs, undefined, 'EUR').map((i) => `${i.category}/${i.name}/${i.variants}`)).toEqual([
+      'Classic beers/Pilsner (5.2°)/250',
+      'Classic beers/Blonde (6.6°)/300',
+      'Soft drinks/Cola/250',
+      'Soft drinks/Water/100',
+      'Soft drinks/Lemonade/200',
+    ]);
+  });
+
+  it('keeps a line under a dish that is styled as a description its description, not a heading', () => {
+    const runs = [
+      aRun('Patty Melt . . . . . . . $7.00', 40, 60),
+      aRun('Burger with grilled onions on rye', 40, 74, { size: 9, italic: true }),
+      aRun('Club Sandwich . . . . . $8.00', 40, 88),
+      aRun('BLT . . . . . . . . . . $6.75', 40, 102),
+    ];
+    expect(summary(runs).map((i) => `${i.category}/${i.name}/${i.description}`)).toEqual([
+      '/Patty Melt/Burger with grilled onions on rye',
+      '/Club Sandwich/null',
+      '/BLT/null',
+    ]);
+  });
+
+  it('does not take a note in parentheses above a dish for its name', () => {
+    const runs = [
+      aRun('BURGERS', 40, 40, { size: 15 }),
+      aRun('(1/3 lb. ground beef used)', 40, 60, { size: 9, bold: true, italic: true }),
+      aRun('Hamburger . . . . . . . $5.50', 40, 74),
+      aRun('Cheeseburger . . . . . $6.00', 40, 88),
+    ];
+    expect(summary(runs).map((i) => `${i.category}/${i.name}/${i.variants}`)).toEqual([
+      'BURGERS/Hamburger/550',
+      'BURGERS/Cheeseburger/600',
+    ]);
+  });
 });

@@ -1,3 +1,4 @@
+import PDFDocument from 'pdfkit';
 import type { OcrPage, TextRecognizer } from '../../../../lambdas/core/catalog';
 import { OcrError } from '../../../../lambdas/core/catalog/drafts/ports';
 import {
@@ -155,6 +156,37 @@ describe('draftSource', () => {
     const undecodable = await draft(gif, 'image', { recognizer: new ScriptedRecognizer(PHOTO_WORDS) });
     expect(undecodable.warnings[0]!.message).toMatch(/format the OCR cannot decode/);
     for (const result of [slow, none, huge, undecodable]) expect(result.items).toEqual([]);
+  });
+
+  it('reads by OCR a page whose text layer holds a title and no price, and keeps the text where OCR finds none', async () => {
+    // The dishes drawn as outlines (here: not drawn at all), the title and a line of text in the text layer.
+    const doc = new PDFDocument({ size: 'LETTER', margin: 0 });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const ended = new Promise<void>((resolve) => doc.on('end', () => resolve()));
+    doc.fontSize(24).text('The Corner Bistro', 72, 72).fontSize(11).text('Open every day from noon', 72, 120);
+    doc.end();
+    await ended;
+    const pdf = Buffer.concat(chunks);
+    const rasterizer = { rasterize: async () => new Uint8Array([1, 2, 3]), release: async () => {} };
+    const read = await draft(pdf, 'pdf', { recognizer: new ScriptedRecognizer(PHOTO_WORDS), rasterizer });
+    expect(read.pages).toEqual([{ page: 1, method: 'ocr' }]);
+    expect(read.items.map((i) => [i.name, i.variants[0]!.price?.amount])).toEqual([
+      ['Tiramisu', 800],
+      ['Cannoli', 675],
+    ]);
+    const cover: OcrPage = { width: 1000, height: 1400, words: [word('Bistro', 100, 100)] };
+    const kept = await draft(pdf, 'pdf', { recognizer: new ScriptedRecognizer(cover), rasterizer });
+    expect(kept.pages).toEqual([{ page: 1, method: 'text' }]);
+    expect(kept.warnings.filter((w) => w.message.includes('not read'))).toEqual([]);
+    const failed = await draft(pdf, 'pdf', {
+      recognizer: new ScriptedRecognizer(new OcrError('late', 'timeout')),
+      rasterizer,
+    });
+    expect(failed.pages).toEqual([{ page: 1, method: 'text' }]);
+    expect(failed.warnings.map((w) => w.message)).toContain(
+      `page 1 has text but no price in its text layer (dishes drawn as outlines or in a picture?) and OCR did not read it: OCR did not finish within ${DRAFT_LIMITS.ocrPageTimeoutMs / 1000} s`,
+    );
   });
 
   it('warns about a file that is not a PDF it can open', async () => {

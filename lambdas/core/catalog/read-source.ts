@@ -157,6 +157,7 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
           source,
           sheet: table.sheet,
           currency: ctx.currency,
+          language: ctx.language,
           defaultCategory: defaultCategory(table.sheet),
           warn: (row, column, code, message) =>
             ctx.warn({

@@ -42,19 +42,22 @@ const identifiers: Need = {
 
 export const JOB_TYPE_RULES: Readonly<Record<JobType, JobTypeRules>> = {
   new_menu: {
-    rows: (headers, ctx, inferred) => menuRows(genericPlan(headers, { sizeColumns: true, inferred }), ctx),
+    rows: (headers, ctx, inferred) =>
+      menuRows(genericPlan(headers, { sizeColumns: true, inferred, language: ctx.language }), ctx),
     identity: menuIdentity,
     needs: [prices],
     mapsImages: false,
   },
   new_retail_catalog: {
-    rows: (headers, ctx, inferred) => retailRows(genericPlan(headers, { sizeColumns: false, inferred }), ctx),
+    rows: (headers, ctx, inferred) =>
+      retailRows(genericPlan(headers, { sizeColumns: false, inferred, language: ctx.language }), ctx),
     identity: retailIdentity,
     needs: [],
     mapsImages: false,
   },
   retail_image_mapping: {
-    rows: (headers, ctx, inferred) => retailRows(genericPlan(headers, { sizeColumns: false, inferred }), ctx),
+    rows: (headers, ctx, inferred) =>
+      retailRows(genericPlan(headers, { sizeColumns: false, inferred, language: ctx.language }), ctx),
     identity: retailIdentity,
     needs: [identifiers],
     mapsImages: true,

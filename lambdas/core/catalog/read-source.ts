@@ -171,6 +171,7 @@ export const readSource = async (input: SourceInput, ctx: SourceReadContext): Pr
           source,
           sheet: table.sheet,
           currency: currency.assumed,
+          language: ctx.language,
           defaultCategory: defaultCategory(table.sheet),
           warn: (row, column, code, message) =>
             ctx.warn({

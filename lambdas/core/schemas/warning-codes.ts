@@ -14,6 +14,7 @@ export const WARNING_CODES = [
   'unreadable_record',
   'hidden_sheet',
   'columns_inferred',
+  'other_languages',
   // one value
   'invalid_value',
   'too_long',

@@ -39,19 +39,22 @@ const ALIASES: Readonly<Record<Field, readonly string[]>> = {
     'produto', 'artikel', 'bezeichnung', 'artikelbezeichnung', 'gericht', 'speise', 'produkt', 'naam',
     'gerecht', 'vino', 'vin', 'wein', '品名', '商品名', '名前', 'メニュー', 'メニュー名', '料理名', '料理', '메뉴', '메뉴명', '상품명',
     '名称', '菜名', '品名称',
+    // Stores that write headers in their own alphabet: Cyrillic, Greek.
+    'название', 'наименование', 'товар', 'назва', 'найменування', 'naziv', 'назив', 'όνομα', 'ονομα', 'ονομασία', 'προϊόν',
   ],
   description: [
     'description', 'item description', 'product description', 'dish description', 'body', 'body html',
     'long description', 'details', 'desc', 'short description', 'summary', 'ingredients', 'beschreibung',
     'descripción', 'descripcion', 'descrizione', 'descrição', 'descricao', 'omschrijving', 'beschrijving',
-    'détails', '説明', '内容', '설명', '描述', '说明',
+    'détails', '説明', '内容', '설명', '描述', '说明', 'описание', 'опис', 'opis', 'περιγραφή', 'περιγραφη',
   ],
   category: [
     'category', 'categories', 'category name', 'section', 'menu section', 'menu category', 'department',
     'product category', 'product type', 'group', 'item category', 'course', 'collection', 'category path',
     'reporting category', 'dept', 'dept name', 'department name', 'catégorie', 'categorie', 'rubrique', 'famille', 'categoría', 'categoria', 'sección',
     'seccion', 'sezione', 'portata', 'kategorie', 'warengruppe', 'rubrik', 'gruppe', 'categorieën', 'groep',
-    'カテゴリ', 'カテゴリー', '分類', '部門', '카테고리', '분류', '分类', '類別', '类别',
+    'カテゴリ', 'カテゴリー', '分類', '部門', '카테고리', '분류', '分类', '類別', '类别', 'категория',
+    'категорія', 'kategorija', 'κατηγορία', 'κατηγορια',
   ],
   subcategory: [
     'subcategory', 'sub category', 'subcategory 1', 'sub category 1', 'subcategory 2', 'sub category 2',
@@ -62,7 +65,7 @@ const ALIASES: Readonly<Record<Field, readonly string[]>> = {
   price: [
     'price', 'regular price', 'variant price', 'amount', 'unit price', 'retail price', 'sell price',
     'selling price', 'sales price', 'list price', 'menu price', 'item price', 'price each', 'prix', 'prix ttc',
-    'tarif', 'precio', 'importe', 'prezzo', 'preço', 'preco', 'valor', 'preis', 'verkaufspreis', 'vk preis',
+    'tarif', 'precio', 'importe', 'цена', 'ціна', 'cena', 'cijena', 'τιμή', 'τιμη', 'prezzo', 'preço', 'preco', 'valor', 'preis', 'verkaufspreis', 'vk preis',
     'vk', 'prijs', 'verkoopprijs', '価格', '値段', '税込価格', '販売価格', '金額', '가격', '판매가', '价格', '價格', '售价',
     // PrestaShop: the import's `Price tax included`, the product list's `Final price` (tax included, after
     // price rules) before its `Base price` (tax excluded). A shelf price includes tax where a tax is

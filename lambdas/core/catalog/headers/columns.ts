@@ -50,6 +50,33 @@ const prefixed = (normalised: string): readonly [Field, number] | undefined => {
 const MORE_IMAGES =
   /^(?:(?:additional|extra|other|more|gallery|alternate|alternative|secondary) )?(?:product )?(?:image|photo|picture|img|pic|bild|foto|imagen)s?(?: ?(?:url|urls|link|links|src))?(?: ?\d{1,2})?(?: (?:url|link|src))?$/;
 
+const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+
+/**
+ * The language a name or description column is tagged with (`name_en`, `product_name_fr`, `fr name`,
+ * `Name (DE)`): an ISO 639-1 code before or after the field's name, or null.
+ */
+export const languageTag = (header: string): string | null => {
+  const words = normaliseHeader(header.replace(/[()[\]{}]/g, ' ')).split(' ');
+  for (const tag of [words.at(-1), words[0]]) {
+    if (tag === undefined || !/^[a-z]{2}$/.test(tag) || tag === 'id' || words.length < 2) continue;
+    if (LANGUAGE_NAMES.of(tag) !== undefined) return tag;
+  }
+  return null;
+};
+
+const TAGGED_FIELDS: ReadonlySet<Field> = new Set(['name', 'description']);
+
+/** `name_en`, `product_name_fr`: a name or description column in one language, after untagged ones. */
+const byLanguage = (normalised: string): readonly [Field, number] | undefined => {
+  const tagged = /^(.+) ([a-z]{2})$/.exec(normalised) ?? /^([a-z]{2}) (.+)$/.exec(normalised);
+  if (tagged === null) return undefined;
+  const [tag, rest] = (tagged[1] as string).length === 2 ? [tagged[1], tagged[2]] : [tagged[2], tagged[1]];
+  if (tag === 'id' || LANGUAGE_NAMES.of(tag as string) === undefined) return undefined;
+  const base = fieldOf(rest as string) ?? prefixed(rest as string);
+  return base !== undefined && TAGGED_FIELDS.has(base[0]) ? [base[0], base[1] + 300] : undefined;
+};
+
 /**
  * A header whose words contain a price word (`display_price`, `Sale price`, `通常価格`, `Preis in EUR`): a
  * price column by its header, after every alias (fewer other words first). Not a size's price column
@@ -71,7 +98,8 @@ export const genericLookup: HeaderLookup<Field> = (normalised, header) => {
   if (found !== undefined) return taxExcluded(found, header) ? [found[0], found[1] + 1000] : found;
   if (MORE_IMAGES.test(normalised)) return ['image_url', 500];
   const inBrackets = bracketed(header);
-  if (inBrackets === null) return prefixed(normalised) ?? byPriceWord(normalised, header);
+  if (inBrackets === null)
+    return prefixed(normalised) ?? byLanguage(normalised) ?? byPriceWord(normalised, header);
   const base = fieldOf(normaliseHeader(withoutBrackets(header)));
   if (/[/|]/.test(inBrackets)) return base;
   // `Barcode (EAN)`, `Name (EN)`, `SKU (internal)`: the bracket qualifies the column, which is still the

@@ -1,5 +1,5 @@
 import type { Field } from './aliases';
-import { type ColumnMap, genericLookup, mapColumns } from './columns';
+import { type ColumnMap, genericLookup, languageTag, mapColumns } from './columns';
 import { normaliseHeader } from './normalise';
 import {
   letterSizeColumns,
@@ -34,6 +34,11 @@ export interface GenericPlan {
    * a variant's).
    */
   readonly sourceKey: number | null;
+  /**
+   * Name and description columns of other languages than the one read (`name_fr` beside `name_en`): read
+   * only where it is empty; the catalog has no place for translations, so the reader says so once.
+   */
+  readonly otherLanguages: readonly number[];
 }
 
 /** A record's own id column (normalised header). */
@@ -71,10 +76,19 @@ const NOT_A_NAME = /(?:^| )(?:id|ids|uuid|guid|qty|quantity|stock|qoh)$/;
  */
 export const genericPlan = (
   headers: readonly string[],
-  options: { sizeColumns: boolean; inferred?: ReadonlyMap<number, Field> },
+  options: { sizeColumns: boolean; inferred?: ReadonlyMap<number, Field>; language?: string },
 ): GenericPlan => {
   const mapped = mapColumns(headers, genericLookup);
   const fields = new Map(mapped.fields);
+  // Name and description columns per language (`name_en`, `name_fr`): the job language's first, the
+  // others read only where it is empty (the catalog keeps one language).
+  const own = options.language?.slice(0, 2).toLowerCase();
+  for (const field of ['name', 'description'] as const) {
+    const list = fields.get(field);
+    if (own === undefined || list === undefined || list.length < 2) continue;
+    const mine = list.filter((i) => languageTag(headers[i] ?? '') === own);
+    if (mine.length > 0) fields.set(field, [...mine, ...list.filter((i) => !mine.includes(i))]);
+  }
   let unused = [...mapped.unused];
   // Columns told from their values (headers/infer-columns.ts): only where no header names the field.
   for (const [index, field] of options.inferred ?? []) {
@@ -130,6 +144,9 @@ export const genericPlan = (
     sizes,
     priceLabels: labels ?? (price === undefined ? null : priceLabels(headers[price] ?? '')),
     imageGroups: imageGroups(headers, fields.get('image_url') ?? []),
+    otherLanguages: (['name', 'description'] as const).flatMap((field) =>
+      (fields.get(field) ?? []).slice(1).filter((i) => languageTag(headers[i] ?? '') !== null),
+    ),
     sourceKey:
       fields.has('size') || fields.has('variant') || sizes.length > 0
         ? null

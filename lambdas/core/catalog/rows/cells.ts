@@ -19,14 +19,21 @@ const refuse = <T>(message: string): CellResult<T> => ({ ok: false, message });
 export const isBlank = (value: CellValue | undefined): boolean =>
   value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
+/** C0 control characters other than tab and line breaks, and DEL. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+export const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+const CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+
 /**
- * A cell as text: trimmed, inner runs of whitespace kept; numbers as written by JavaScript (integers
+ * A cell as text: trimmed, control characters dropped, inner runs of whitespace kept; numbers as written by JavaScript (integers
  * exactly), booleans and objects refused. Null for an empty cell.
  */
 export const cellText = (value: CellValue | undefined): CellResult<string | null> => {
   if (value === undefined || value === null) return ok(null);
   if (typeof value === 'string') {
-    const text = value.trim();
+    // A stray control character (a pasted BEL, a NUL a legacy export left) is dropped, never the row.
+    const text = (CONTROL.test(value) ? value.replace(CONTROLS, '') : value).trim();
     return ok(text === '' ? null : text);
   }
   if (typeof value === 'number') return Number.isFinite(value) ? ok(String(value)) : refuse('is not a text');

@@ -7,7 +7,7 @@ import { carriedCategory } from './carried-category';
 import { withSubcategories } from './category-levels';
 import { categoryPaths, rowCells, rowCurrency } from './row-cells';
 import { isSectionRow, skipsTotal } from './row-kinds';
-import type { DraftSink, RowReader, TableContext } from './types';
+import { type DraftSink, otherLanguagesNote, type RowReader, type TableContext } from './types';
 import { severalVariants, singleVariant, sizedVariant, type VariantBase } from './variant-prices';
 
 /**
@@ -51,6 +51,7 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
   const provides = new Set<Field>(plan.map.fields.keys());
   if (plan.sizes.length > 0) provides.add('price');
   const nameColumn = NAME[0] === undefined ? 'name' : cells.label(NAME[0]);
+  const noteLanguages = otherLanguagesNote(plan.headers, plan.otherLanguages, ctx);
 
   const currencyOf = rowCurrency(
     cells,
@@ -88,6 +89,7 @@ export const menuRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
     columns,
     provides,
     row(row: TableRow, emit: DraftSink): void {
+      noteLanguages();
       const name = cells.text(row, NAME);
       if (name === null) {
         ctx.warn(row.row, nameColumn, 'missing_name', 'the row has no name; skipped');

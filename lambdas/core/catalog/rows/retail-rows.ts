@@ -5,7 +5,7 @@ import type { TableRow } from '../sources/types';
 import { withSubcategories } from './category-levels';
 import { categoryPaths, rowCells, rowCurrency } from './row-cells';
 import { isSectionRow, skipsTotal } from './row-kinds';
-import type { DraftSink, RowReader, TableContext } from './types';
+import { type DraftSink, otherLanguagesNote, type RowReader, type TableContext } from './types';
 import { singleVariant } from './variant-prices';
 
 /**
@@ -46,6 +46,7 @@ export const retailRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
   for (const [field, indices] of plan.map.fields) for (const i of indices) columns.set(i, field);
   const provides = new Set<Field>(plan.map.fields.keys());
   const nameColumn = NAME[0] === undefined ? 'name' : cells.label(NAME[0]);
+  const noteLanguages = otherLanguagesNote(plan.headers, plan.otherLanguages, ctx);
 
   // Without a category column, a row with nothing but a name is a section heading for the rows below.
   const sections = CATEGORY.length === 0 && SUBCATEGORY.length === 0;
@@ -56,6 +57,7 @@ export const retailRows = (plan: GenericPlan, ctx: TableContext): RowReader => {
     columns,
     provides,
     row(row: TableRow, emit: DraftSink): void {
+      noteLanguages();
       const name = cells.text(row, NAME);
       if (name === null) {
         ctx.warn(row.row, nameColumn, 'missing_name', 'the row has no name; skipped');

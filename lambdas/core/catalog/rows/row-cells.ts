@@ -7,6 +7,7 @@ import { parsePrice } from '../prices';
 import type { TableRow } from '../sources/types';
 import { type BarcodeResult, parseBarcode } from './barcodes';
 import {
+  CONTROL,
   categoryPath,
   cellCalories,
   cellDescription,
@@ -67,7 +68,7 @@ export const rowCells = (headers: readonly string[], ctx: TableContext): RowCell
     const index = first(row, columns);
     if (index < 0) return null;
     const value = row.cells[index];
-    if (typeof value === 'string') return value.trim();
+    if (typeof value === 'string' && !CONTROL.test(value)) return value.trim();
     const read = cellText(value);
     if (read.ok) return read.value;
     warn(row, index, 'invalid_value', `${read.message}; ignored`);

@@ -57,9 +57,13 @@ export const detectEncoding = (head: Uint8Array, complete: boolean): DetectedEnc
   }
   if (head.includes(0)) {
     const utf16 = utf16WithoutBom(head);
-    return utf16 === null ? null : { encoding: utf16, bomLength: 0 };
+    if (utf16 !== null) return { encoding: utf16, bomLength: 0 };
   }
-  if (head.some(isControl)) return null;
+  // A stray control character in a cell (a pasted BEL, a NUL a legacy export left) is text with a flaw,
+  // read (the cell drops it: rows/cells.ts); binary data has them everywhere.
+  let controls = 0;
+  for (const byte of head) if (isControl(byte)) controls += 1;
+  if (controls > Math.max(1, head.length / 500)) return null;
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: !complete });
     return { encoding: 'utf-8', bomLength: 0 };

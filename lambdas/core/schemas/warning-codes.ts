@@ -42,6 +42,7 @@ export const WARNING_CODES = [
   'no_price',
   'orphan_variant',
   'not_an_item',
+  'not_for_sale',
   'too_many_variants',
   'values_dropped',
   // job settings

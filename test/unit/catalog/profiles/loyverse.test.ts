@@ -57,7 +57,7 @@ describe('Loyverse items export', () => {
     expect(generic.results.sources?.[0]?.profile).toBe('generic');
   });
 
-  test('several stores: the price where the item is sold, a store that charges more said, unsold variants skipped', async () => {
+  test('several stores: the price where the item is sold, a store that charges more said, unsold variants kept and said', async () => {
     const header = [
       ...BASE,
       'Available for sale [High St]',
@@ -125,15 +125,18 @@ describe('Loyverse items export', () => {
         [
           ['Small / Hot', '1', 300, 'fixed', null],
           ['Large / Iced', '2', 390, 'fixed', null],
+          // Sold nowhere: still the merchant's, at the price the file lists.
+          ['Kids / Hot', '3', 200, 'fixed', null],
         ],
       ],
+      ['Oat milk 1L', [], [[null, '9', 210, 'fixed', null]]],
     ]);
     expect(document.items[0]?.variants[1]?.options).toEqual({ Size: 'Large', Temperature: 'Iced' });
     expect(document.modifier_groups.map((g) => [g.name, g.modifiers.length])).toEqual([['Milk', 0]]);
     expect(results.warnings?.map((w) => [w.row, w.column, w.code])).toEqual([
       [2, 'Price [Station]', 'conflicting_values'],
-      [4, 'Available for sale [High St]', 'not_an_item'],
-      [5, 'Available for sale [High St]', 'not_an_item'],
+      [4, 'Available for sale [High St]', 'not_for_sale'],
+      [5, 'Available for sale [High St]', 'not_for_sale'],
     ]);
     expect(results.sources?.[0]).toMatchObject({
       profile: 'loyverse',
@@ -210,9 +213,12 @@ describe('Loyverse items export', () => {
       },
     ]);
     const { document, results } = await buildCsv(csv, gb);
-    expect(variants(document)).toEqual([['Bun', [], [[null, '1', 120, 'fixed', null]]]]);
+    expect(variants(document)).toEqual([
+      ['Bun', [], [[null, '1', 120, 'fixed', null]]],
+      ['Flour', [], [[null, '2', 90, 'fixed', null]]],
+    ]);
     expect(results.warnings?.map((w) => [w.row, w.column, w.code])).toEqual([
-      [3, 'Available for sale', 'not_an_item'],
+      [3, 'Available for sale', 'not_for_sale'],
     ]);
     expect(results.sources?.[0]?.columns).toMatchObject({
       Price: 'price',

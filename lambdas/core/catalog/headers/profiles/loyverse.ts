@@ -28,8 +28,8 @@ import { LOYVERSE_HEADERS } from './tables/loyverse';
  * are per store (loyverse-stores.ts), else `Default price`; an empty price is entered at the till
  * (`pricing: variable`); an item sold by weight is priced per unit of weight (`unit: weight`: Loyverse does
  * not say which). `Modifier - "Milk options"` (Y/N) attaches that modifier to the item (the export does
- * not list the modifier's options: the group is kept without them). A variant no store sells is not on the
- * menu (skipped, with a warning). Cost, stock, taxes (`Tax - "VAT" (20%)`), suppliers and production
+ * not list the modifier's options: the group is kept without them). A variant no store sells is kept with the
+ * price the file lists and a `not_for_sale` warning (it is still the merchant's product). Cost, stock, taxes (`Tax - "VAT" (20%)`), suppliers and production
  * settings are Loyverse's own. Rows are grouped by Handle wherever they are (a file sorted in a spreadsheet
  * puts the nameless variant rows apart from their item's first row).
  */
@@ -61,8 +61,6 @@ interface Item {
   readonly optionNames: (string | null)[];
   modifierGroups: DraftModifierGroup[] | null;
   readonly variants: PendingVariant[];
-  /** Variants skipped because no store sells them. */
-  skipped: number;
 }
 
 const open = (headers: readonly string[], ctx: TableContext): RowReader => {
@@ -113,6 +111,13 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
     return storePrices.length > 0 ? atStore : cells.priceOf(row, PRICE, ctx.currency).cell;
   };
   const availability = stores.find((s) => s.available >= 0)?.available;
+  /** The price a row lists whether or not a store sells it: its first store price, else its own. */
+  const listedPrice = (row: TableRow): PriceCell => {
+    const listed = stores.find((s) => s.price >= 0 && cells.first(row, [s.price]) >= 0);
+    return listed === undefined
+      ? cells.priceOf(row, PRICE, ctx.currency).cell
+      : cells.price(row, listed.price, ctx.currency);
+  };
 
   /** A row of an item that only names a component of the composite item. */
   const isComponent = (row: TableRow): boolean =>
@@ -159,7 +164,6 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
       )
     )
       return null;
-    if (item.variants.length === 0 && item.skipped > 0) return null;
     const variants = item.variants.map((pending): DraftVariant => {
       const options: Record<string, string> = {};
       pending.values.forEach((value, i) => {
@@ -208,22 +212,22 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
           optionNames: [null, null, null],
           modifierGroups: null,
           variants: [],
-          skipped: 0,
         };
         items.set(key, item);
       }
       describe(item, row);
       if (isComponent(row) || !(isVariant(row) || cells.first(row, NAME) >= 0)) return;
-      const cell = priceOf(row);
+      let cell = priceOf(row);
       if (cell === null) {
+        // Switched off in every store (out of season, not yet launched): still the merchant's product, and
+        // the new catalog keeps it; the merchant decides whether it is sold there.
+        cell = listedPrice(row);
         ctx.warn(
           row.row,
           availability === undefined ? null : cells.label(availability),
-          'not_an_item',
-          'not available for sale in any store; skipped',
+          'not_for_sale',
+          `not available for sale in any store; kept${cell.kind === 'price' ? ' with the price the file lists' : ''}: hide it on the new platform if it should not be sold`,
         );
-        item.skipped += 1;
-        return;
       }
       item.variants.push({
         names: OPTIONS.map(([names]) => cells.text(row, names)),

@@ -81,6 +81,16 @@ for (const [path, route] of consoleRoutes(consoleFiles, {
 }))
   staticRoutes.set(path, route);
 
+// A consumer whose handler cannot load would leave every job queued for good: stop, and say why.
+runtime.consumersReady.then(
+  () => console.log('queue consumers ready'),
+  async (error: unknown) => {
+    console.error(`could not start: ${error instanceof Error ? error.message : String(error)}`);
+    await runtime.stop().catch(() => undefined);
+    process.exit(1);
+  },
+);
+
 const { dev, recovery } = runtime;
 if (dev.origin === 'environment') {
   console.log('Client "dev" uses DEV_API_KEY from the environment.');

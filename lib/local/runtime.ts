@@ -53,6 +53,11 @@ export interface LocalRuntime {
   };
   /** What a previous process left in hand and this one took over at start-up. */
   readonly recovery: RecoveryReport;
+  /**
+   * Resolves once every queue consumer has a thread loaded; rejects when one cannot start (its handler does not
+   * load). The API answers before: messages wait in their queues meanwhile.
+   */
+  readonly consumersReady: Promise<void>;
   /** Resolves once every consumer has found its queues empty (tests use it to wait for quiet). */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -215,7 +220,9 @@ const serve = async (
       log,
     });
     pools.push(pool);
-    await pool.ready;
+    // Not awaited: a consumer thread loads its handler's modules (seconds of CPU, the job worker's OCR the
+    // most) while the API already answers; the poller's batches wait in pool.invoke for the thread. Awaited
+    // one after another, the threads held a restart's API back for 80 s on a loaded machine.
     pollers.push(
       startPoller({
         sqs: sqsPolling,
@@ -280,12 +287,16 @@ const serve = async (
     ),
   );
 
+  const consumersReady = Promise.all(pools.map((p) => p.ready)).then(() => undefined);
+  consumersReady.catch(() => undefined);
+
   return {
     url,
     emulators,
     resources,
     dev,
     recovery,
+    consumersReady,
     idle: async () => {
       await Promise.all(pollers.map((p) => p.idle()));
     },

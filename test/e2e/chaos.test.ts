@@ -66,9 +66,18 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
+/**
+ * The API answers before the queue consumers have loaded their handlers; the kill points are meant to fall
+ * into processing too, so a round starts once they have.
+ */
 const start = async () => {
   const service = await startLocalService(DEV, { dataDir });
   running.push(service);
+  await eventually(async () => (service.output.includes('queue consumers ready') ? true : undefined), {
+    timeoutMs: 180_000,
+    intervalMs: 250,
+    what: 'the queue consumers to load',
+  });
   return service;
 };
 

@@ -2,6 +2,7 @@ import type { DraftItem, DraftVariant } from '../draft';
 import { headsList, isBelow, looksLikeDescription, nameStyles, styledBelow, styleKey } from './dish-names';
 import type { DraftWarning } from './draft-result';
 import type { Line } from './layout';
+import { nameParts, scriptLettersOf } from './name-scripts';
 import { type PricedLine, readPricedLine } from './priced-lines';
 import { type Box, median, type PageGeometry, relativeBox, type TextRun, unionBox } from './text-runs';
 
@@ -18,6 +19,8 @@ export interface DraftContext {
   readonly sourceIndex: number;
   readonly currency: string;
   readonly pages: readonly PageGeometry[];
+  /** The job's language (`en_us`): a name in two scripts keeps the part in its script. */
+  readonly language?: string;
 }
 
 interface Heading {
@@ -407,11 +410,16 @@ const finish = (
     doubts.push('the name is very short');
   }
   const box: Box = unionBox([...open.lines, ...prices.map((p) => p.box)]);
+  const parts = nameParts(
+    open.name,
+    context.language === undefined ? undefined : scriptLettersOf(context.language),
+  );
+  const description = [...(parts.otherScript === null ? [] : [parts.otherScript]), ...open.description];
   return {
     kind: 'item',
     categoryPath: path.map((h) => h.text),
-    name: open.name,
-    description: open.description.length > 0 ? open.description.join(' ').replace(/\s+/g, ' ').trim() : null,
+    name: parts.name,
+    description: description.length > 0 ? description.join(' ').replace(/\s+/g, ' ').trim() : null,
     optionNames,
     variants,
     provenance: {

@@ -177,6 +177,7 @@ export const draftSource = async (
     sourceIndex: input.sourceIndex,
     currency: input.currency,
     pages,
+    language: input.language,
   });
   return {
     items: drafted.items,

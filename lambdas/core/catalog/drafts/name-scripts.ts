@@ -1,8 +1,8 @@
 /**
  * Dish names written in two scripts (a Chinese take-out menu in the US, a Greek taverna's card, a Japanese
  * izakaya's): `叉燒炒麵 23. Roast Pork Fried Rice`. The menu's own name is the part in the job language's script;
- * the other script's words are kept for the description, and a dish number before the name (`23.`, `L 6.`,
- * `A12)`) goes: it is how the menu is ordered from, not the dish's name.
+ * the other script's words are kept for the description. A dish number before the name (`23.`, `L 6.`) stays:
+ * customers order by it, and two sections' `Mit Garnelen` are told apart by it when their headings are not read.
  */
 
 /**
@@ -29,25 +29,22 @@ export const scriptLettersOf = (language: string): RegExp | undefined => {
   }
 };
 
-/** A dish number or code before the name: `23.`, `0.`, `L 6.`, `A12)`, `7b.` (a dot or bracket after it). */
-const DISH_NUMBER = /^(?:\p{Lu}{1,2}\s?)?\d{1,3}\p{Ll}?\s?[.)]\s*(?=\p{L})/u;
-
 /** At least this many letters of the menu's script for a name to be one in that script. */
 const MIN_OWN_LETTERS = 3;
 
 export interface NameParts {
-  /** The name in the menu's script, without a dish number. */
+  /** The name in the menu's script. */
   readonly name: string;
   /** The words in another script, as written (`叉燒炒麵`), or null. */
   readonly otherScript: string | null;
 }
 
 /**
- * Splits a dish name into its part in the job language's script and the words in another script; removes a
- * dish number before the name. A name without letters of the language's script is left whole.
+ * Splits a dish name into its part in the job language's script and the words in another script. A name
+ * with few letters of the language's script is left whole.
  *
  * @example nameParts('叉燒炒麵 23. Roast Pork Fried Rice', /\p{Script=Latin}/u)
- *   // { name: 'Roast Pork Fried Rice', otherScript: '叉燒炒麵' }
+ *   // { name: '23. Roast Pork Fried Rice', otherScript: '叉燒炒麵' }
  */
 export const nameParts = (name: string, own: RegExp | undefined): NameParts => {
   let kept = name;
@@ -77,7 +74,5 @@ export const nameParts = (name: string, own: RegExp | undefined): NameParts => {
       otherScript = runs.join(' ') || null;
     }
   }
-  kept = kept.replace(/\s+/gu, ' ').trim();
-  const numbered = kept.replace(DISH_NUMBER, '');
-  return { name: numbered === '' ? kept : numbered, otherScript };
+  return { name: kept.replace(/\s+/gu, ' ').trim(), otherScript };
 };

@@ -7,19 +7,16 @@ const latin = scriptLettersOf('en_us');
 
 describe('nameParts: a dish name in two scripts keeps the job language’s', () => {
   it.each([
-    ['鍋貼 12. Pan-fried Dumplings (6)', 'Pan-fried Dumplings (6)', '鍋貼'],
-    ['酸 辣 湯 K 3. Hot and Sour Soup', 'Hot and Sour Soup', '酸 辣 湯'],
+    ['鍋貼 12. Pan-fried Dumplings (6)', '12. Pan-fried Dumplings (6)', '鍋貼'],
+    ['酸 辣 湯 K 3. Hot and Sour Soup', 'K 3. Hot and Sour Soup', '酸 辣 湯'],
     ['Σουβλάκι Pork Souvlaki', 'Pork Souvlaki', 'Σουβλάκι'],
     ['Pad See Ew ผัดซีอิ๊ว', 'Pad See Ew', 'ผัดซีอิ๊ว'],
   ])('%s', (input, name, other) => {
     expect(nameParts(input, latin)).toEqual({ name, otherScript: other });
   });
 
-  it('removes a dish number before the name, in one script too', () => {
-    expect(nameParts('12. Green Curry', latin).name).toBe('Green Curry');
-    expect(nameParts('A7) Chicken Satay', latin).name).toBe('Chicken Satay');
-    expect(nameParts('7 Up', latin).name).toBe('7 Up');
-    expect(nameParts('1/2 Roast Chicken', latin).name).toBe('1/2 Roast Chicken');
+  it('keeps a dish number: customers order by it', () => {
+    expect(nameParts('12. Green Curry', latin)).toEqual({ name: '12. Green Curry', otherScript: null });
   });
 
   it('keeps the job language’s script when that is the other one', () => {
@@ -53,8 +50,8 @@ describe('draftMenu with the job language', () => {
   it('names the dish in the language’s script and keeps the other in the description', () => {
     const { items } = draftMenu(rebuildLines(runs), { ...context, language: 'en_us' });
     expect(items.map((i) => [i.name, i.description, i.variants[0]?.price?.amount])).toEqual([
-      ['Pan-fried Dumplings', '鍋貼', 725],
-      ['Spring Roll', '春卷', 250],
+      ['12. Pan-fried Dumplings', '鍋貼', 725],
+      ['13. Spring Roll', '春卷', 250],
     ]);
   });
 

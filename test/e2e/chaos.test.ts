@@ -126,7 +126,13 @@ const allJobs = async (service: LocalService): Promise<Json[]> => {
     const page = await service.request(
       `/v1/jobs?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
     );
-    expect(page.status).toBe(200);
+    // A failed listing says why: the answer and what the service logged just before (a 500 was seen once at
+    // load 17 and not reproduced since; its cause is in the service's log).
+    if (page.status !== 200) {
+      throw new Error(
+        `GET /v1/jobs answered ${page.status}: ${JSON.stringify(page.json)}\n${service.output.slice(-40).join('\n')}`,
+      );
+    }
     jobs.push(...page.json.data);
     cursor = page.json.next_cursor;
   } while (cursor);

@@ -31,12 +31,17 @@ export const sameStyle = (a: Line, b: Line): boolean =>
   a.bold === b.bold &&
   a.italic === b.italic;
 
-/** Smaller, italic, lighter or lower-case compared with the name line: a description. */
+/**
+ * Smaller, italic, lighter or lower-case compared with the name line: a description. A line in capitals
+ * under one in lower case is not (`the B.L.A.T. $9` under `roasted garlic bacon mayo`: a dish under the last
+ * line of another's description, its name starting with a lower-case article).
+ */
 export const looksLikeDescription = (line: Line, name: Line): boolean =>
-  line.fontSize < name.fontSize * 0.92 ||
-  (line.italic && !name.italic) ||
-  (name.bold && !line.bold) ||
-  /^[\p{Ll}(]/u.test(line.text);
+  !(line.caps >= 0.5 && name.caps < 0.3) &&
+  (line.fontSize < name.fontSize * 0.92 ||
+    (line.italic && !name.italic) ||
+    (name.bold && !line.bold) ||
+    /^[\p{Ll}(]/u.test(line.text));
 
 /**
  * Set apart from a name line by style alone: smaller, italic, lighter, or not in the name's capitals. (Only

@@ -1,6 +1,7 @@
 import type { DraftItem, DraftVariant } from '../draft';
 import { headsList, isBelow, looksLikeDescription, nameStyles, styledBelow, styleKey } from './dish-names';
 import type { DraftWarning } from './draft-result';
+import { centredOverDishes, neverHeading, overPriceColumn, repeatedMarks } from './heading-cues';
 import type { Line } from './layout';
 import { nameParts, scriptLettersOf } from './name-scripts';
 import { type PricedLine, readPricedLine } from './priced-lines';
@@ -72,10 +73,16 @@ export const draftMenu = (
   const ocrPrices = priced.flatMap((p) => (hasPrice(p) ? p.prices : []));
   const decimalsUsed = ocrPrices.filter((p) => /\d[.,]\d{2}\b/.test(p.text)).length > ocrPrices.length / 2;
 
+  // Headings told by place, and marks by repetition (heading-cues.ts).
+  const centred = new Set(priced.filter((_, i) => centredOverDishes(priced, i, hasPrice)));
+  const marks = repeatedMarks(priced, hasPrice);
   // Menus that set each dish's name on a line of its own, above its description and price (dish-names.ts).
   const names = nameStyles(priced, hasPrice);
   const nameLines = new Set(
-    priced.filter((p, i) => !hasPrice(p) && names.has(styleKey(p.line)) && !headsList(priced, i, hasPrice)),
+    priced.filter(
+      (p, i) =>
+        !hasPrice(p) && !centred.has(p) && names.has(styleKey(p.line)) && !headsList(priced, i, hasPrice),
+    ),
   );
   const nameSize = nameLines.size > 0 ? Math.min(...[...nameLines].map((p) => p.line.fontSize)) : 0;
 
@@ -86,6 +93,8 @@ export const draftMenu = (
 
   const isHeading = (p: PricedLine): boolean => {
     const { line } = p;
+    if (marks.has(p) || neverHeading(line.text)) return false;
+    if (centred.has(p)) return true;
     if (plainHeadings.has(p) && !nameLines.has(p)) return true;
     // A heading is not set smaller than the dish names.
     if (nameLines.has(p) || line.fontSize < nameSize * 0.95) return false;
@@ -134,7 +143,15 @@ export const draftMenu = (
     if (p) unplaced.push(p.line);
   };
 
+  const skippedMarks: PricedLine[] = [];
+  /** Name lines read out of order, after the price on their row: taken with that price. */
+  const taken = new Set<PricedLine>();
   priced.forEach((p, index) => {
+    if (taken.has(p)) return;
+    if (marks.has(p)) {
+      skippedMarks.push(p);
+      return;
+    }
     const next = priced[index + 1];
     const heldLine = held?.lines.at(-1);
     if (
@@ -161,6 +178,33 @@ export const draftMenu = (
       return;
     }
     dropHeld();
+    // A description set indented under its dish name, whatever its size: a line starting where the
+    // description's last line starts, right under it (`and House Dressing`), or the first indented line
+    // under the dish when the next dish starts back at the names' edge.
+    const under = open?.lines.at(-1);
+    const indented = open !== undefined && p.line.x >= open.nameLine.x + open.nameLine.height;
+    const continues =
+      under !== undefined &&
+      under !== open?.nameLine &&
+      under.x >= (open?.nameLine.x ?? 0) + (open?.nameLine.height ?? 0) &&
+      Math.abs(p.line.x - under.x) <= under.height;
+    const nextBackAtNames = next === undefined || !hasPrice(next) || next.line.x < p.line.x - p.line.height;
+    if (
+      open &&
+      under &&
+      !hasPrice(p) &&
+      p.notAPrice === null &&
+      !centred.has(p) &&
+      open.first.line === open.priced.line &&
+      indented &&
+      (continues || nextBackAtNames) &&
+      isBelow(under, p.line) &&
+      p.line.caps < 0.8
+    ) {
+      open.description.push(p.line.text);
+      open.lines.push(p.line);
+      return;
+    }
     if (nameLines.has(p)) {
       close();
       drop(pending);
@@ -183,6 +227,14 @@ export const draftMenu = (
         return;
       }
       close();
+      // A price read before the name on its row (set a little higher than the name): the name follows.
+      if (p.label === '' && next && !hasPrice(next) && sameRowBefore(p.line, next.line)) {
+        drop(pending);
+        pending = undefined;
+        taken.add(next);
+        open = start(next, next.line.text, p, []);
+        return;
+      }
       // A note in parentheses (`(1/3 lb. beef used)`) above a dish names no dish.
       const styledAsDescription =
         pending !== undefined &&
@@ -230,6 +282,14 @@ export const draftMenu = (
       } else labels = sizes;
       return;
     }
+    const column = overPriceColumn(priced, index, hasPrice);
+    if (column) {
+      close();
+      drop(pending);
+      pending = undefined;
+      if (column.labels) labels = column.labels;
+      return;
+    }
     const nextIsPriceOnly =
       next !== undefined && hasPrice(next) && next.label === '' && isBelow(p.line, next.line);
     const nextIsDescribedDish =
@@ -245,7 +305,7 @@ export const draftMenu = (
       pending = undefined;
       return;
     }
-    if (isHeading(p) && !namesNext) {
+    if ((isHeading(p) && !namesNext) || centred.has(p)) {
       close();
       drop(pending);
       pending = undefined;
@@ -266,6 +326,13 @@ export const draftMenu = (
   close();
   drop(pending);
   dropHeld();
+  if (skippedMarks.length > 0) {
+    warnings.push({
+      page: null,
+      code: 'unreadable_record',
+      message: `${skippedMarks.length} short line(s) repeated under the dishes (e.g. "${skippedMarks[0]!.line.text.slice(0, 20)}") were left out as marks (icons, symbols), not read as headings`,
+    });
+  }
   if (unplaced.length > 0) {
     const pages = [...new Set(unplaced.map((l) => l.page))].join(', ');
     warnings.push({
@@ -274,7 +341,26 @@ export const draftMenu = (
       message: `${unplaced.length} line(s) of text (page ${pages}) are not in the draft: no price was found for them (e.g. "${unplaced[0]!.text.slice(0, 60)}")`,
     });
   }
+  // A menu with a title and no section heading under it is one section, named by its title (`Subs`,
+  // `Herzhafte Pfannkuchen`); with sections, the title is the restaurant's or the card's and names none.
+  if (title && items.length > 0 && items.every((item) => item.categoryPath.length === 0)) {
+    const name = title.line.text.replace(/\s{2,}/g, ' ').trim();
+    return { items: items.map((item) => ({ ...item, categoryPath: [name] })), warnings };
+  }
   return { items, warnings };
+};
+
+/**
+ * `name` is on the row of `price` (their heights overlap by a third of the smaller one or more) and ends
+ * left of it: the OCR gave the row's price first because it is set a little higher.
+ */
+const sameRowBefore = (price: Line, name: Line): boolean => {
+  const overlap = Math.min(price.y + price.height, name.y + name.height) - Math.max(price.y, name.y);
+  return (
+    price.page === name.page &&
+    overlap >= Math.min(price.height, name.height) / 3 &&
+    name.x + name.width <= price.x
+  );
 };
 
 /** `below` starts under `above` (the same column or the next flow down), within two and a half lines. */

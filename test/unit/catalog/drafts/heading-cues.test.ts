@@ -1,0 +1,170 @@
+import { rebuildLines } from '../../../../lambdas/core/catalog/drafts/layout';
+import { draftMenu } from '../../../../lambdas/core/catalog/drafts/menu-draft';
+import type { PageGeometry, TextRun } from '../../../../lambdas/core/catalog/drafts/text-runs';
+import { aRightAligned, aRun } from '../../../fixtures/drafts/runs';
+
+// Layout cues for headings (heading-cues.ts) on synthetic OCR'd pages: line heights vary as OCR's do, so
+// size alone tells nothing, and each rule is shown by a page that a size-, weight- or case-based reading gets
+// wrong.
+
+const PHOTO: PageGeometry = { page: 1, width: 1000, height: 1400, method: 'ocr' };
+const ocr = (size: number) => ({ size, confidence: 0.95 });
+
+const summary = (runs: TextRun[], currency = 'INR') => {
+  const result = draftMenu(rebuildLines(runs), {
+    source: 'menu.jpg',
+    sourceIndex: 0,
+    currency,
+    pages: [PHOTO],
+  });
+  return {
+    dishes: result.items.map(
+      (item) =>
+        `${item.categoryPath.join(' > ')} / ${item.name} / ${item.variants
+          .map((v) => [v.name, v.price?.amount].filter((x) => x !== null && x !== undefined).join(' '))
+          .join(', ')}`,
+    ),
+    descriptions: result.items.map((item) => item.description),
+    warnings: result.warnings.map((w) => w.message),
+  };
+};
+
+describe('headings told by place and repetition', () => {
+  it('takes a short lower-case line centred over a flush-left column of dishes as its heading', () => {
+    const runs = [
+      aRun('soups', 190, 100, ocr(26)),
+      aRun('Tomato Soup', 60, 140, ocr(30)),
+      aRightAligned('80', 440, 140, ocr(30)),
+      aRun('Sweet Corn Soup', 60, 180, ocr(32)),
+      aRightAligned('85', 440, 180, ocr(32)),
+      aRun('salad', 192, 230, ocr(26)),
+      aRun('Green Salad', 60, 270, ocr(24)),
+      aRightAligned('80', 440, 270, ocr(24)),
+      aRun('breads', 185, 320, ocr(27)),
+      aRun('Butter Naan', 60, 360, ocr(30)),
+      aRightAligned('70', 440, 360, ocr(30)),
+      aRun('Garlic Naan', 60, 400, ocr(30)),
+      aRightAligned('70', 440, 400, ocr(30)),
+    ];
+    expect(summary(runs).dishes).toEqual([
+      'soups / Tomato Soup / 8000',
+      'soups / Sweet Corn Soup / 8500',
+      'salad / Green Salad / 8000',
+      'breads / Butter Naan / 7000',
+      'breads / Garlic Naan / 7000',
+    ]);
+  });
+
+  it('does not take a centred line for a heading when the dishes under it are centred too', () => {
+    // A centred card: each name centred over its centred, priced description.
+    const runs = [
+      aRun('Caesar Salad', 420, 100, ocr(30)),
+      aRun('romaine, parmesan, croutons 12', 275, 140, ocr(22)),
+      aRun('Onion Soup', 430, 200, ocr(30)),
+      aRun('gruyere crust 9', 390, 240, ocr(22)),
+    ];
+    expect(summary(runs, 'USD').dishes.map((d) => d.split(' / ')[0])).toEqual(['', '']);
+  });
+
+  it('leaves out a short text repeated under dish after dish (icons read as letters), with a warning', () => {
+    const runs = [
+      aRun('Fish and Chips', 60, 100, ocr(40)),
+      aRightAligned('$9.00', 900, 100, ocr(40)),
+      aRun('CIG', 300, 150, ocr(44)),
+      aRun('Patty Melt', 60, 210, ocr(40)),
+      aRightAligned('$11.00', 900, 210, ocr(40)),
+      aRun('8 CIG', 290, 260, ocr(44)),
+      aRun('Onion Rings', 60, 320, ocr(40)),
+      aRightAligned('$5.00', 900, 320, ocr(40)),
+      aRun('BCIG', 300, 370, ocr(44)),
+    ];
+    const read = summary(runs, 'USD');
+    expect(read.dishes).toEqual([' / Fish and Chips / 900', ' / Patty Melt / 1100', ' / Onion Rings / 500']);
+    expect(read.warnings.join('\n')).toMatch(/3 short line\(s\) repeated under the dishes .*marks/);
+  });
+
+  it('reads a short line over the price column as the names of the prices, not as a heading', () => {
+    const runs = [
+      aRun('Pfannkuchen', 60, 40, ocr(34)),
+      aRun('klein groß', 590, 100, ocr(30)),
+      aRun('mit Speck', 60, 140, ocr(26)),
+      aRun('6,90 8,80', 590, 140, ocr(28)),
+      aRun('mit Spinat', 60, 180, ocr(26)),
+      aRun('7,40 9,40', 590, 180, ocr(28)),
+    ];
+    expect(summary(runs, 'EUR').dishes).toEqual([
+      'Pfannkuchen / mit Speck / klein 690, groß 880',
+      'Pfannkuchen / mit Spinat / klein 740, groß 940',
+    ]);
+  });
+
+  it('keeps an indented description with its dish, however tall OCR reads its lines', () => {
+    const runs = [
+      aRun('Subs', 240, 20, ocr(40)),
+      aRun('Roast Beef Sub', 30, 80, ocr(22)),
+      aRightAligned('$10.50', 700, 80, ocr(22)),
+      aRun('Choice Top Round, Cheese, Lettuce, Tomato', 90, 110, ocr(28)),
+      aRun('and Horseradish', 90, 142, ocr(28)),
+      aRun('Meatball Sub', 30, 190, ocr(22)),
+      aRightAligned('$9.50', 700, 190, ocr(22)),
+      aRun('Four Meatballs smothered in Pizza Sauce', 90, 220, ocr(28)),
+      aRun('Steak Sub', 30, 270, ocr(22)),
+      aRightAligned('$9.50', 700, 270, ocr(22)),
+    ];
+    const read = summary(runs, 'USD');
+    expect(read.dishes).toEqual([
+      'Subs / Roast Beef Sub / 1050',
+      'Subs / Meatball Sub / 950',
+      'Subs / Steak Sub / 950',
+    ]);
+    expect(read.descriptions).toEqual([
+      'Choice Top Round, Cheese, Lettuce, Tomato and Horseradish',
+      'Four Meatballs smothered in Pizza Sauce',
+      null,
+    ]);
+  });
+
+  it('names the dish after the line on the row of its price when OCR gives the price first', () => {
+    const runs = [
+      aRun('Chicken Tenders', 60, 100, ocr(40)),
+      aRightAligned('$6.75', 900, 100, ocr(40)),
+      aRightAligned('$3.50', 900, 146, ocr(40)),
+      aRun('Curly Fries', 60, 170, ocr(44)),
+      aRightAligned('$3.50', 900, 226, ocr(40)),
+      aRun('French Fries', 60, 250, ocr(44)),
+    ];
+    expect(summary(runs, 'USD').dishes).toEqual([
+      ' / Chicken Tenders / 675',
+      ' / Curly Fries / 350',
+      ' / French Fries / 350',
+    ]);
+  });
+
+  it('never takes a note in parentheses or a list of ingredients for a heading', () => {
+    const runs = [
+      aRun('Thali', 60, 100, ocr(30)),
+      aRightAligned('210', 440, 100, ocr(30)),
+      aRun('(Paneer, Dal, Rice, Naan)', 60, 135, ocr(40)),
+      aRun('Mini Meal', 60, 190, ocr(30)),
+      aRightAligned('200', 440, 190, ocr(30)),
+      aRun('(12:00 noon to 4:00 PM)', 60, 225, ocr(40)),
+      aRun('Raita', 60, 280, ocr(30)),
+      aRightAligned('130', 440, 280, ocr(30)),
+    ];
+    expect(summary(runs).dishes.map((d) => d.split(' / ')[0])).toEqual(['', '', '']);
+  });
+
+  it('takes a lower-case name in capitals under a description for the next dish, not for its description', () => {
+    const runs = [
+      aRun('BREAKFAST', 50, 40, ocr(44)),
+      aRun('the EGG SANDWICH $4', 50, 100, ocr(27)),
+      aRun('over medium egg, sharp cheddar', 52, 132, ocr(25)),
+      aRun('the WAKER UPPER $4.5', 50, 180, ocr(25)),
+      aRun('everything bagel, cream cheese', 52, 212, ocr(24)),
+    ];
+    expect(summary(runs, 'USD').dishes).toEqual([
+      'BREAKFAST / the EGG SANDWICH / 400',
+      'BREAKFAST / the WAKER UPPER / 450',
+    ]);
+  });
+});

@@ -44,6 +44,8 @@ const OCR_PRICE_CAP = 0.5;
 const OCR_CONFIRMED_CAP = 0.85;
 
 const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+/** Two commas or more: a list of things (ingredients), which names no dish and heads no section. */
+const isList = (text: string): boolean => (text.match(/,/g) ?? []).length >= 2;
 const isShortLabel = (text: string): boolean =>
   text.length <= 24 && words(text) <= 3 && /\p{L}|\d/u.test(text);
 
@@ -95,6 +97,9 @@ export const draftMenu = (
     const { line } = p;
     if (marks.has(p) || neverHeading(line.text)) return false;
     if (centred.has(p)) return true;
+    // Drawn, not written, on a page whose text is written (drawn-lines.ts): display type, a heading when short.
+    if (textPages.has(line.page) && line.confidence !== undefined && !hasPrice(p) && words(line.text) <= 8)
+      return true;
     if (plainHeadings.has(p) && !nameLines.has(p)) return true;
     // A heading is not set smaller than the dish names.
     if (nameLines.has(p) || line.fontSize < nameSize * 0.95) return false;
@@ -144,6 +149,10 @@ export const draftMenu = (
   };
 
   const skippedMarks: PricedLine[] = [];
+  /** The priced heading whose price the unpriced dishes under it take (`COCKTAILS SANS ALCOOL 6,90€`). */
+  let sectionPrice: PricedLine | undefined;
+  /** The last heading line read, to join a heading set on two lines. */
+  let headingLine: Line | undefined;
   /** Name lines read out of order, after the price on their row: taken with that price. */
   const taken = new Set<PricedLine>();
   priced.forEach((p, index) => {
@@ -212,6 +221,23 @@ export const draftMenu = (
       held = { first: p, name: p.line.text, description: [], lines: [p.line] };
       return;
     }
+    if (hasPrice(p) && sectionHeading(priced, index, hasPrice, { bodySize, namesCaps })) {
+      close();
+      drop(pending);
+      pending = undefined;
+      const text = p.label.replace(/\s{2,}/g, ' ');
+      const last = path.at(-1);
+      if (last && headingLine && isUnder(headingLine, p.line)) {
+        path = [...path.slice(0, -1), { text: `${last.text} ${text}`, level: last.level }];
+      } else {
+        const level = headingSizes.indexOf(nearestLevel(headingSizes, p.line.fontSize));
+        path = [...path.filter((h) => h.level < level), { text, level: Math.max(0, level) }];
+      }
+      headingLine = p.line;
+      sectionPrice = p;
+      labels = undefined;
+      return;
+    }
     if (hasPrice(p)) {
       // `selon arrivage`, `market price` alone under a dish that has its price: a description.
       const lastLine = open?.lines.at(-1);
@@ -239,6 +265,7 @@ export const draftMenu = (
       const styledAsDescription =
         pending !== undefined &&
         !/^\(.*\)$/.test(pending.line.text.trim()) &&
+        !isList(pending.line.text) &&
         p.label !== '' &&
         isBelow(pending.line, p.line) &&
         looksLikeDescription(p.line, pending.line);
@@ -312,9 +339,27 @@ export const draftMenu = (
       const level = headingSizes.indexOf(nearestLevel(headingSizes, p.line.fontSize));
       path = [...path.filter((h) => h.level < level), { text: p.line.text.replace(/\s{2,}/g, ' '), level }];
       labels = undefined;
+      sectionPrice = undefined;
+      headingLine = p.line;
       return;
     }
-    if (open && isBelow(open.lines.at(-1)!, p.line) && !nextIsPriceOnly && !nextIsDescribedDish) {
+    // A dish named without a price under a heading that carries the section's price.
+    if (sectionPrice && sectionPrice.line.page === p.line.page && namesUnpricedDish(p)) {
+      close();
+      drop(pending);
+      pending = undefined;
+      open = start(p, p.line.text, { ...sectionPrice, line: p.line, label: p.line.text }, [
+        'price taken from the section heading',
+      ]);
+      return;
+    }
+    // A list of things (two commas or more) under a dish is its description, not the next dish's name.
+    const listUnderDish = isList(p.line.text) && !nextIsPriceOnly;
+    if (
+      open &&
+      isBelow(open.lines.at(-1)!, p.line) &&
+      ((!nextIsPriceOnly && !nextIsDescribedDish) || listUnderDish)
+    ) {
       open.description.push(p.label || p.line.text);
       open.lines.push(p.line);
       return;
@@ -348,6 +393,42 @@ export const draftMenu = (
     return { items: items.map((item) => ({ ...item, categoryPath: [name] })), warnings };
   }
   return { items, warnings };
+};
+
+/** A short line that can name a dish: not a note in parentheses, not a list, a few words with letters. */
+const namesUnpricedDish = (p: PricedLine): boolean => {
+  const text = p.line.text.trim();
+  return (
+    p.prices.length === 0 &&
+    p.notAPrice === null &&
+    !text.startsWith('(') &&
+    !isList(text) &&
+    words(text) <= 6 &&
+    text.length <= 40 &&
+    /\p{L}{3}/u.test(text)
+  );
+};
+
+/**
+ * A heading that carries its section's price (`ALCOOL 6,90€` under `COCKTAIL SANS`): a priced line in
+ * capitals, set larger than the dishes (whose names are not in capitals), followed by two or more lines that
+ * name dishes without a price before any other priced line.
+ */
+const sectionHeading = (
+  priced: readonly PricedLine[],
+  index: number,
+  hasPrice: (p: PricedLine) => boolean,
+  style: { bodySize: number; namesCaps: boolean },
+): boolean => {
+  const p = priced[index]!;
+  if (style.namesCaps || p.line.caps < 0.8 || p.line.fontSize < style.bodySize * 1.25) return false;
+  if (p.prices.length !== 1 || p.label.replace(/[^\p{L}]/gu, '').length < 3) return false;
+  let names = 0;
+  for (const q of priced.slice(index + 1, index + 16)) {
+    if (q.line.page !== p.line.page || hasPrice(q)) break;
+    if (namesUnpricedDish(q)) names++;
+  }
+  return names >= 2;
 };
 
 /**

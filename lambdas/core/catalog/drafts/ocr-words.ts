@@ -165,5 +165,48 @@ export const fixOcrWords = (runs: readonly TextRun[]): TextRun[] => {
     const pieces = fixWord(run.text, dollars);
     return pieces.length === 1 && pieces[0]!.text === run.text ? [run] : cut(run, pieces);
   });
-  return fixLostPoints(split);
+  return fixLostPoints(joinSplitDecimals(split));
+};
+
+const DECIMAL_HEAD = new RegExp(String.raw`^\+?${MARK}?\d{1,4}[.,]$`, 'u');
+const DECIMAL_TAIL = new RegExp(String.raw`^\d{2}${MARK}?$`, 'u');
+
+/**
+ * A price OCR cut at its decimal separator (`3,` `50€`: the gap after a comma read as a space) joined back
+ * into one word, when the two pieces sit side by side on one row.
+ */
+const joinSplitDecimals = (runs: TextRun[]): TextRun[] => {
+  const out: TextRun[] = [];
+  const used = new Set<TextRun>();
+  for (const run of runs) {
+    if (used.has(run)) continue;
+    const tail =
+      run.confidence !== undefined && DECIMAL_HEAD.test(run.text)
+        ? runs.find(
+            (other) =>
+              other !== run &&
+              !used.has(other) &&
+              other.confidence !== undefined &&
+              other.page === run.page &&
+              DECIMAL_TAIL.test(other.text) &&
+              other.x >= run.x + run.width - run.height * 0.2 &&
+              other.x - (run.x + run.width) <= run.height &&
+              Math.min(run.y + run.height, other.y + other.height) - Math.max(run.y, other.y) >=
+                Math.min(run.height, other.height) / 2,
+          )
+        : undefined;
+    if (!tail) {
+      out.push(run);
+      continue;
+    }
+    used.add(tail);
+    out.push({
+      ...run,
+      text: `${run.text}${tail.text}`,
+      width: tail.x + tail.width - run.x,
+      height: Math.max(run.y + run.height, tail.y + tail.height) - run.y,
+      confidence: Math.min(run.confidence!, tail.confidence!, CHANGED_CONFIDENCE),
+    });
+  }
+  return out;
 };

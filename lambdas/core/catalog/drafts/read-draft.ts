@@ -2,6 +2,7 @@ import { imageSize } from 'image-size';
 import type { Language } from '../../schemas/job';
 import { sniffPhotoFormat } from '../sources/signatures';
 import type { DraftResult, DraftWarning } from './draft-result';
+import { readDrawnLines } from './drawn-lines';
 import { rebuildLines } from './layout';
 import { readLinePrices } from './line-prices';
 import { draftMenu } from './menu-draft';
@@ -17,7 +18,7 @@ import {
   type TextRecognizer,
 } from './ports';
 import { type PageReading, readPageImage } from './read-image';
-import { textLayerMissesInk } from './text-coverage';
+import { type PageText, textLayerMissesInk } from './text-coverage';
 import type { PageGeometry, TextRun } from './text-runs';
 
 /**
@@ -163,7 +164,16 @@ export const draftSource = async (
       }
     }
   } else {
-    usedOcr = await readPdf(input, limits, ocr, deps, { pages, runs, warnings });
+    // Lines a text page draws but does not write (headings turned into outlines), read by OCR band by band.
+    const drawn = async (page: number, text: PageText): Promise<TextRun[]> => {
+      const found = await readDrawnLines(input.bytes, page, text, deps, {
+        languages,
+        timeoutMs: limits.ocrPageTimeoutMs,
+      });
+      if (found.length > 0) usedOcr = true;
+      return found;
+    };
+    usedOcr = (await readPdf(input, limits, ocr, deps, { pages, runs, warnings }, drawn)) || usedOcr;
   }
   if (usedOcr && !exact) {
     warnings.push({
@@ -221,6 +231,7 @@ const readPdf = async (
   ocr: (image: Uint8Array, photo: Photo) => Promise<PageReading>,
   { rasterizer, decoder }: Pick<DraftDeps, 'rasterizer' | 'decoder'>,
   out: Collected,
+  drawn: (page: number, text: PageText) => Promise<TextRun[]>,
 ): Promise<boolean> => {
   const pdf = await openPdf(input.bytes).catch((error: unknown) => {
     out.warnings.push({
@@ -256,6 +267,7 @@ const readPdf = async (
         !(await textLayerMissesInk(input.bytes, page, text, { rasterizer, decoder }))
       ) {
         keepText();
+        out.runs.push(...(await drawn(page, text)));
         continue;
       }
       if (ocrPages >= limits.maxOcrPages) {

@@ -43,7 +43,25 @@ export interface InkCoverage {
  * counts too.
  */
 export const inkCoverage = (image: GrayImage, text: PageText): InkCoverage => {
-  const { width, height, pixels } = image;
+  const { pixels } = image;
+  const inText = textMask(image, text);
+  const background = backgroundLevel(image);
+  let ink = 0;
+  let outside = 0;
+  for (let i = 0; i < pixels.length; i++) {
+    if (Math.abs(pixels[i]! - background) < INK_CONTRAST) continue;
+    ink++;
+    if (!inText[i]) outside++;
+  }
+  return { ink: ink / Math.max(1, pixels.length), outside: ink === 0 ? 0 : outside / ink };
+};
+
+/** A pixel is ink when its gray differs from the page's background by this much or more. */
+export const INK_CONTRAST = 80;
+
+/** One byte a pixel of `image`: 1 inside a text run's box (widened a little), else 0. */
+export const textMask = (image: GrayImage, text: PageText): Uint8Array => {
+  const { width, height } = image;
   const sx = width / text.width;
   const sy = height / text.height;
   const inText = new Uint8Array(width * height);
@@ -55,19 +73,21 @@ export const inkCoverage = (image: GrayImage, text: PageText): InkCoverage => {
     const y1 = Math.min(height, Math.ceil((run.y + run.height + pad) * sy));
     for (let y = y0; y < y1; y++) inText.fill(1, y * width + x0, y * width + x1);
   }
+  return inText;
+};
+
+/** The page's background gray: its median (light text on a dark page has a dark background). */
+export const backgroundLevel = (image: GrayImage): number => {
   const histogram = new Uint32Array(256);
-  for (const p of pixels) histogram[p]!++;
+  for (const p of image.pixels) histogram[p]!++;
   let background = 0;
-  for (let seen = 0; background < 255 && seen + histogram[background]! < pixels.length / 2; background++)
+  for (
+    let seen = 0;
+    background < 255 && seen + histogram[background]! < image.pixels.length / 2;
+    background++
+  )
     seen += histogram[background]!;
-  let ink = 0;
-  let outside = 0;
-  for (let i = 0; i < pixels.length; i++) {
-    if (Math.abs(pixels[i]! - background) < 80) continue;
-    ink++;
-    if (!inText[i]) outside++;
-  }
-  return { ink: ink / Math.max(1, pixels.length), outside: ink === 0 ? 0 : outside / ink };
+  return background;
 };
 
 /** Share of the page its text runs' boxes cover. */

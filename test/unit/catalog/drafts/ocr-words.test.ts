@@ -23,6 +23,18 @@ describe('fixOcrWords (issue 23: what OCR glued or misread, fixed by the page ev
     expect(fixed[1]!.x + fixed[1]!.width).toBeCloseTo(fixed[0]!.x + 9 * 20 * 0.5);
   });
 
+  it('joins a price cut at its decimal comma (`3,` `50€`), and only side by side on one row', () => {
+    const fixed = fixOcrWords([
+      ...row(10, 'Infusion', '3,', '50€'),
+      ...row(40, 'Grog', '5,'),
+      ...row(70, '50€'),
+    ]);
+    expect(texts(fixed)).toEqual(['Infusion', '3,50€', 'Grog', '5,', '50€']);
+    expect(fixed[1]!.confidence).toBeLessThanOrEqual(0.85);
+    // Two amounts side by side are two prices, not one cut in two.
+    expect(texts(fixOcrWords(row(10, 'Pizza', '7,40', '9,40')))).toEqual(['Pizza', '7,40', '9,40']);
+  });
+
   it('reads an S before an amount as a lost $ only on a page that writes $ elsewhere', () => {
     const withDollars = [
       ...row(10, 'SANDWICHS4'),

@@ -1,6 +1,6 @@
 import { getDocumentProxy, renderPageAsImage } from 'unpdf';
 import type { PageRasterizer } from '../core/catalog';
-import { loadPdfJs } from '../core/catalog';
+import { loadPdfJs, pdfJsDataOptions } from '../core/catalog';
 
 type Canvas = typeof import('@napi-rs/canvas');
 
@@ -24,7 +24,9 @@ export class PdfPageRasterizer implements PageRasterizer {
     // Consecutive pages of one source share the parsed document.
     if (this.document?.bytes !== pdf) {
       await this.release();
-      const options = { isEvalSupported: false, verbosity: 0 } as Parameters<typeof getDocumentProxy>[1];
+      const options = { isEvalSupported: false, verbosity: 0, ...pdfJsDataOptions() } as Parameters<
+        typeof getDocumentProxy
+      >[1];
       this.document = { bytes: pdf, proxy: getDocumentProxy(new Uint8Array(pdf), options) };
     }
     const document = await this.document.proxy;

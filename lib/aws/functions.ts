@@ -85,6 +85,7 @@ export const OCR_PACKAGING: Packaging = {
     '@tesseract.js-data/osd',
     '@napi-rs/canvas',
     'heic-decode',
+    'pdfjs-dist',
   ],
   platform: { os: 'linux', cpu: 'arm64', libc: 'glibc' },
   platformPackages: ['@napi-rs/canvas-linux-arm64-gnu'],
@@ -94,6 +95,8 @@ export const OCR_PACKAGING: Packaging = {
   // base64 .wasm.js copies are for browsers; each language keeps its integer LSTM data (4.0.0_best_int), not
   // the legacy engine's. heic-decode loads libheif-js's wasm-bundle (libheif-wasm/libheif-bundle.js, the
   // WebAssembly inside it); the asm.js build, the ES module copy and the separate .wasm are never loaded.
+  // pdf.js itself is bundled (unpdf); of pdfjs-dist only its data files are read: the character maps and the
+  // standard fonts' data (pdf-text.ts: pdfJsDataOptions).
   prune: [
     'onnxruntime-node/bin/napi-v6/darwin',
     'onnxruntime-node/bin/napi-v6/win32',
@@ -106,6 +109,9 @@ export const OCR_PACKAGING: Packaging = {
     'libheif-js/libheif-wasm/libheif-bundle.mjs',
     'libheif-js/libheif-wasm/libheif.js',
     'libheif-js/libheif-wasm/libheif.wasm',
+    ...['build', 'legacy', 'web', 'image_decoders', 'types', 'wasm', 'iccs', 'webpack.mjs'].map(
+      (path) => `pdfjs-dist/${path}`,
+    ),
   ],
 };
 

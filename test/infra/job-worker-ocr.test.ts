@@ -56,6 +56,7 @@ describe('job worker: drafting PDF and photo menus in Lambda (issue 12)', () => 
       '@tesseract.js-data/osd',
       '@napi-rs/canvas',
       'heic-decode',
+      'pdfjs-dist',
     ]);
     // Install scripts never run: onnxruntime-node's would fetch GPU builds (and fails offline).
     expect(options.environment).toEqual({
@@ -165,6 +166,15 @@ describe('job worker: drafting PDF and photo menus in Lambda (issue 12)', () => 
     expect(pruned('libheif-js/libheif/libheif.js')).toBe(true);
     expect(pruned('tesseract.js-core/tesseract-core-simd-lstm.wasm')).toBe(true);
     expect(pruned('tesseract.js-core/tesseract-core-simd.wasm.js')).toBe(true);
+    // Of pdfjs-dist (pdf.js itself is bundled) only the character maps and the standard fonts' data are read.
+    const pdfjs = dirname(projectRequire.resolve('pdfjs-dist/package.json'));
+    expect(existsSync(join(pdfjs, 'cmaps', 'Adobe-Korea1-UCS2.bcmap'))).toBe(true);
+    expect(existsSync(join(pdfjs, 'standard_fonts', 'LiberationSans-Bold.ttf'))).toBe(true);
+    expect(pruned('pdfjs-dist/cmaps/Adobe-Korea1-UCS2.bcmap')).toBe(false);
+    expect(pruned('pdfjs-dist/standard_fonts/LiberationSans-Bold.ttf')).toBe(false);
+    expect(pruned('pdfjs-dist/package.json')).toBe(false);
+    expect(pruned('pdfjs-dist/build/pdf.mjs')).toBe(true);
+    expect(pruned('pdfjs-dist/legacy/build/pdf.mjs')).toBe(true);
   });
 
   it('bundles the job worker with the OCR packages left as imports, and pdf.js (unpdf) inside', async () => {

@@ -21,7 +21,7 @@ export type {
 } from './drafts/drafting';
 export { OCR_LANGUAGE_DATA, PADDLE_LANGUAGES, TESSERACT_DATA } from './drafts/ocr-languages';
 export { orientationOf, toPgm } from './drafts/page-image';
-export { loadPdfJs } from './drafts/pdf-text';
+export { loadPdfJs, pdfJsDataOptions } from './drafts/pdf-text';
 export * from './drafts/ports';
 export * from './errors';
 export * from './export/index';

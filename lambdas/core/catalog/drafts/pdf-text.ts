@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { definePDFJSModule, getDocumentProxy } from 'unpdf';
 import type { TextRun } from './text-runs';
@@ -61,6 +62,42 @@ export const loadPdfJs = (): Promise<void> => {
   return pdfJsLoaded;
 };
 
+let dataOptions: PdfJsDataOptions | undefined;
+
+export interface PdfJsDataOptions {
+  readonly cMapUrl?: string;
+  readonly cMapPacked?: boolean;
+  readonly standardFontDataUrl?: string;
+}
+
+/**
+ * Where pdf.js finds its character maps and the standard fonts' data (issue 23: without them a CID font's
+ * text — a poster's dish names and prices — is not read at all, and a page whose fonts name their encoding
+ * by a CMap comes out garbled). They are data files of the pdfjs-dist package, installed beside the job
+ * worker's bundle in Lambda; pdf.js's Node build wants file paths ending in `/`. Empty when the package is
+ * not there (pdf.js then reads what it can without them).
+ */
+export const pdfJsDataOptions = (): PdfJsDataOptions => {
+  if (dataOptions) return dataOptions;
+  try {
+    const nodeRequire = (process as unknown as BuiltinModules)
+      .getBuiltinModule?.('module')
+      .createRequire(join(process.cwd(), 'package.json'));
+    const root = nodeRequire ? dirname(nodeRequire.resolve('pdfjs-dist/package.json')) : undefined;
+    dataOptions =
+      root && existsSync(join(root, 'cmaps')) && existsSync(join(root, 'standard_fonts'))
+        ? {
+            cMapUrl: `${join(root, 'cmaps')}/`,
+            cMapPacked: true,
+            standardFontDataUrl: `${join(root, 'standard_fonts')}/`,
+          }
+        : {};
+  } catch {
+    dataOptions = {};
+  }
+  return dataOptions;
+};
+
 export interface PdfTextPage {
   readonly page: number;
   readonly width: number;
@@ -122,7 +159,9 @@ export const openPdf = async (bytes: Uint8Array): Promise<OpenedPdf> => {
   await loadPdfJs();
   // pdf.js may take over the buffer it is given: hand it a copy, the caller keeps the original.
   // No code generated from the document (pdf.js compiles some PDF functions with `new Function` otherwise).
-  const options = { isEvalSupported: false, verbosity: 0 } as Parameters<typeof getDocumentProxy>[1];
+  const options = { isEvalSupported: false, verbosity: 0, ...pdfJsDataOptions() } as Parameters<
+    typeof getDocumentProxy
+  >[1];
   const document = await getDocumentProxy(new Uint8Array(bytes), options);
   return {
     pageCount: document.numPages,

@@ -269,8 +269,17 @@ const columnFlows = (rows: readonly Row[], gutters: readonly [number, number][],
     for (const runs of columns.filter((c) => c.length > 0)) flows.push(...layoutRegion(runs, depth + 1));
     pending = [];
   };
+  // A row spans the columns (a title, a centred heading) when a run of it crosses a gutter and nothing else of
+  // the row stands clear on either side of that gutter; a run that only reaches into the gutter beside the
+  // other column's own text (a long dot leader next to that column's heading) is its column's.
+  const spans = (row: Row): boolean =>
+    kept.some(
+      (g) =>
+        row.runs.some((run) => crosses(run, g)) &&
+        !row.runs.some((run) => run.x >= g[1] || right(run) <= g[0]),
+    );
   for (const row of rows) {
-    if (row.runs.some((run) => kept.some((g) => crosses(run, g)))) {
+    if (spans(row)) {
       flush();
       flows.push(row.runs);
     } else pending.push(row);

@@ -19,7 +19,7 @@ import {
 } from './ports';
 import { type PageReading, readPageImage } from './read-image';
 import { type PageText, textLayerMissesInk } from './text-coverage';
-import type { PageGeometry, TextRun } from './text-runs';
+import { median, type PageGeometry, type TextRun } from './text-runs';
 
 /**
  * Reads a PDF menu or a photographed menu into drafted dishes (SPEC 5.2 "Drafts for the operations team"):
@@ -72,6 +72,27 @@ export interface DraftSourceInput {
   readonly language: Language;
   readonly currency: string;
 }
+
+/** A run set under this share of its page's usual text size is a superscript. */
+const SUPERSCRIPT = 0.6;
+
+/**
+ * The runs without the superscript numbers set after dish names (allergens `1, 4, 7`, footnotes): tiny runs
+ * of digits and commas, which would read as bare prices and, strewn across the page, keep its columns from
+ * being told apart. Only on text pages (OCR gives no reliable size to tell them by).
+ */
+export const withoutMarks = (runs: readonly TextRun[]): TextRun[] => {
+  const sizes = new Map<number, number[]>();
+  for (const r of runs)
+    if (r.confidence === undefined)
+      (sizes.get(r.page) ?? sizes.set(r.page, []).get(r.page)!).push(r.fontSize);
+  const usual = new Map([...sizes].map(([page, list]) => [page, median(list)]));
+  return runs.filter(
+    (r) =>
+      r.confidence !== undefined ||
+      !(r.fontSize < (usual.get(r.page) ?? 0) * SUPERSCRIPT && /^[\d\s,.;*]+$/.test(r.text.trim())),
+  );
+};
 
 /** Pages with fewer letters than this in their text layer are treated as scans. */
 const MIN_TEXT_LETTERS = 12;
@@ -182,7 +203,7 @@ export const draftSource = async (
       message: `no OCR data for ${input.language}: the text was read as English`,
     });
   }
-  const drafted = draftMenu(rebuildPageLines(runs, pages, input.currency), {
+  const drafted = draftMenu(rebuildPageLines(withoutMarks(runs), pages, input.currency), {
     source: input.source,
     sourceIndex: input.sourceIndex,
     currency: input.currency,

@@ -33,6 +33,40 @@ describe('rebuildLines', () => {
     ]);
   });
 
+  it("keeps a left dish whose dot leader reaches into the gutter in its column, beside the right column's heading", () => {
+    const rows = (y: number, left: string, right: string) => [
+      aRun(left, 40, y),
+      aRightAligned('9.00', 280, y),
+      aRun(right, 330, y),
+      aRightAligned('4.00', 572, y),
+    ];
+    const runs = [
+      aRun('STARTERS', 40, 60, { size: 16 }),
+      aRun('PASTA', 330, 60, { size: 16 }),
+      ...rows(85, 'Soup', 'Penne'),
+      ...rows(100, 'Salad', 'Spaghetti'),
+      // A long leader and price running 25 pt into the right column's space, on the row of its next heading.
+      aRun('Sharing board ..................................... 19.50', 40, 125),
+      aRun('PIZZA', 362, 125, { size: 16 }),
+      ...rows(150, 'Toast', 'Margherita'),
+      ...rows(165, 'Tart', 'Funghi'),
+    ];
+    expect(texts(runs)).toEqual([
+      'STARTERS',
+      'Soup  9.00',
+      'Salad  9.00',
+      'Sharing board ..................................... 19.50',
+      'Toast  9.00',
+      'Tart  9.00',
+      'PASTA',
+      'Penne  4.00',
+      'Spaghetti  4.00',
+      'PIZZA',
+      'Margherita  4.00',
+      'Funghi  4.00',
+    ]);
+  });
+
   it('keeps a heading centred over both columns between them, and columns below it apart', () => {
     const runs = [
       aRun('Soup', 40, 100),

@@ -1,4 +1,5 @@
 import type { HeaderTable } from '../header-table';
+import { BIGCARTEL_HEADERS } from './bigcartel';
 import { ECWID_HEADERS } from './ecwid';
 import { ETSY_HEADERS } from './etsy';
 import { LIGHTSPEED_RETAIL_HEADERS } from './lightspeed-retail';
@@ -26,4 +27,5 @@ export const HEADER_TABLES: readonly HeaderTable<string>[] = [
   TOAST_HEADERS,
   LIGHTSPEED_RETAIL_HEADERS,
   SQUARESPACE_HEADERS,
+  BIGCARTEL_HEADERS,
 ] as readonly HeaderTable<string>[];

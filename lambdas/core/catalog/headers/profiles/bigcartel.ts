@@ -6,6 +6,7 @@ import { singleVariant } from '../../rows/variant-prices';
 import type { TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
 import { normaliseHeader } from '../normalise';
+import { roleNames, signatureFits } from './header-table';
 import { categoryList, ownColumnsOnly, primaryCategory } from './product-rows';
 import {
   columnFields,
@@ -15,6 +16,7 @@ import {
   providedFields,
   skippedNameless,
 } from './profile';
+import { BIGCARTEL_HEADERS } from './tables/bigcartel';
 
 /**
  * Big Cartel's product export (Products > Export): one row per product with `Name`, `Description`,
@@ -26,12 +28,7 @@ import {
  * (stock), `Status`, `On sale` and `Permalink` are Big Cartel's own settings, not read.
  */
 
-const TABLE = {
-  name: ['name', 'product name'],
-  description: ['description'],
-  price: ['price', 'product price'],
-  category: ['category', 'categories'],
-} as const;
+const TABLE = roleNames(BIGCARTEL_HEADERS);
 
 type Role = keyof typeof TABLE;
 
@@ -151,6 +148,7 @@ const hasOptionPairs = (headers: ReadonlySet<string>): boolean => {
 
 export const bigcartelProfile: Profile = {
   name: 'bigcartel',
-  matches: (headers) => headers.has('name') && headers.has('price') && hasOptionPairs(headers),
+  // The table's signature (Name, Price), and (a hook no table says) an `Option N` with its quantity.
+  matches: (headers) => signatureFits(BIGCARTEL_HEADERS, headers) && hasOptionPairs(headers),
   open,
 };

@@ -4,6 +4,7 @@ import { singleVariant } from '../../rows/variant-prices';
 import type { TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
 import { normaliseHeader } from '../normalise';
+import { roleNames, signatureFits } from './header-table';
 import {
   addImages,
   categoryList,
@@ -14,6 +15,7 @@ import {
   startProduct,
 } from './product-rows';
 import { columnFields, optionsName, type Profile, profileColumns, providedFields } from './profile';
+import { SQUARESPACE_HEADERS } from './tables/squarespace';
 
 /**
  * Squarespace Commerce's product CSV (Products > Export all; the import template has the same columns):
@@ -24,17 +26,7 @@ import { columnFields, optionsName, type Profile, profileColumns, providedFields
  * `Option Name N`), Price, and in newer exports GTIN. Sale Price / On Sale are a promotion, not the price.
  */
 
-const TABLE = {
-  product_id: ['product id non editable', 'product id'],
-  name: ['title'],
-  description: ['description'],
-  sku: ['sku'],
-  gtin: ['gtin', 'barcode'],
-  price: ['price'],
-  category: ['categories', 'category'],
-  tags: ['tags'],
-  image_url: ['hosted image urls', 'image urls'],
-} as const;
+const TABLE = roleNames(SQUARESPACE_HEADERS);
 
 type Role = keyof typeof TABLE;
 
@@ -135,13 +127,9 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
   };
 };
 
+/** Recognised by its Title beside a column of Squarespace's own (`[Non Editable]` ids, Hosted Image URLs). */
 export const squarespaceProfile: Profile = {
   name: 'squarespace',
-  matches: (headers) =>
-    headers.has('title') &&
-    (headers.has('product id non editable') ||
-      headers.has('variant id non editable') ||
-      headers.has('product type non editable') ||
-      headers.has('hosted image urls')),
+  matches: (headers) => signatureFits(SQUARESPACE_HEADERS, headers),
   open,
 };

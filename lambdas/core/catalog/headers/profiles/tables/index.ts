@@ -1,4 +1,5 @@
 import type { HeaderTable } from '../header-table';
+import { BIGCARTEL_HEADERS } from './bigcartel';
 import { ECWID_HEADERS } from './ecwid';
 import { ETSY_HEADERS } from './etsy';
 import { LIGHTSPEED_RETAIL_HEADERS } from './lightspeed-retail';
@@ -7,6 +8,7 @@ import { MAGENTO_HEADERS } from './magento';
 import { ODOO_HEADERS } from './odoo';
 import { SHOPIFY_HEADERS } from './shopify';
 import { SQUARE_HEADERS } from './square';
+import { SQUARESPACE_HEADERS } from './squarespace';
 import { TOAST_HEADERS } from './toast';
 import { WIX_HEADERS } from './wix';
 import { WOOCOMMERCE_HEADERS } from './woocommerce';
@@ -24,4 +26,6 @@ export const HEADER_TABLES: readonly HeaderTable<string>[] = [
   SHOPIFY_HEADERS,
   TOAST_HEADERS,
   LIGHTSPEED_RETAIL_HEADERS,
+  SQUARESPACE_HEADERS,
+  BIGCARTEL_HEADERS,
 ] as readonly HeaderTable<string>[];

@@ -1,6 +1,7 @@
 import type { HeaderTable } from '../header-table';
 import { ECWID_HEADERS } from './ecwid';
 import { ETSY_HEADERS } from './etsy';
+import { LIGHTSPEED_HEADERS } from './lightspeed';
 import { LIGHTSPEED_RETAIL_HEADERS } from './lightspeed-retail';
 import { LOYVERSE_HEADERS } from './loyverse';
 import { MAGENTO_HEADERS } from './magento';
@@ -24,4 +25,5 @@ export const HEADER_TABLES: readonly HeaderTable<string>[] = [
   SHOPIFY_HEADERS,
   TOAST_HEADERS,
   LIGHTSPEED_RETAIL_HEADERS,
+  LIGHTSPEED_HEADERS,
 ] as readonly HeaderTable<string>[];

@@ -3,6 +3,7 @@ import type { DraftSink, RowReader, TableContext } from '../../rows/types';
 import { singleVariant } from '../../rows/variant-prices';
 import type { Field } from '../aliases';
 import { normaliseHeader } from '../normalise';
+import { roleNames, signatureFits } from './header-table';
 import { ownColumnsOnly, type ProductRows, productDraft, startProduct } from './product-rows';
 import {
   columnFields,
@@ -12,6 +13,7 @@ import {
   providedFields,
   skippedNameless,
 } from './profile';
+import { LIGHTSPEED_HEADERS } from './tables/lightspeed';
 
 /**
  * Lightspeed Retail X-Series' product export (formerly Vend: Catalog > Products > Export): one row per
@@ -23,18 +25,7 @@ import {
  * of their own. Supplier, tax, loyalty, account codes and per-outlet stock are Lightspeed's own settings.
  */
 
-const TABLE = {
-  handle: ['handle'],
-  name: ['name'],
-  description: ['description'],
-  category: ['product category', 'type'],
-  tags: ['tags'],
-  sku: ['sku'],
-  gtin: ['barcode', 'upc', 'ean'],
-  price: ['retail price', 'price'],
-  brand: ['brand name', 'brand'],
-  composite: ['composite handle', 'composite name', 'composite sku', 'composite quantity'],
-} as const;
+const TABLE = roleNames(LIGHTSPEED_HEADERS);
 
 type Role = keyof typeof TABLE;
 
@@ -138,9 +129,7 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
 
 export const lightspeedProfile: Profile = {
   name: 'lightspeed',
-  matches: (headers) =>
-    headers.has('handle') &&
-    headers.has('name') &&
-    (headers.has('variant option one name') || (headers.has('retail price') && headers.has('supply price'))),
+  // `handle` and `name` with the first option's name, or with both `retail_price` and `supply_price`.
+  matches: (headers) => signatureFits(LIGHTSPEED_HEADERS, headers),
   open,
 };

@@ -2,6 +2,7 @@ import type { HeaderTable } from '../header-table';
 import { BIGCARTEL_HEADERS } from './bigcartel';
 import { ECWID_HEADERS } from './ecwid';
 import { ETSY_HEADERS } from './etsy';
+import { LIGHTSPEED_HEADERS } from './lightspeed';
 import { LIGHTSPEED_RETAIL_HEADERS } from './lightspeed-retail';
 import { LOYVERSE_HEADERS } from './loyverse';
 import { MAGENTO_HEADERS } from './magento';
@@ -28,4 +29,5 @@ export const HEADER_TABLES: readonly HeaderTable<string>[] = [
   LIGHTSPEED_RETAIL_HEADERS,
   SQUARESPACE_HEADERS,
   BIGCARTEL_HEADERS,
+  LIGHTSPEED_HEADERS,
 ] as readonly HeaderTable<string>[];

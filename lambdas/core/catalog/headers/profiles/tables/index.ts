@@ -1,4 +1,5 @@
 import type { HeaderTable } from '../header-table';
+import { CLOVER_HEADERS } from './clover';
 import { ECWID_HEADERS } from './ecwid';
 import { ETSY_HEADERS } from './etsy';
 import { LIGHTSPEED_RETAIL_HEADERS } from './lightspeed-retail';
@@ -24,4 +25,5 @@ export const HEADER_TABLES: readonly HeaderTable<string>[] = [
   SHOPIFY_HEADERS,
   TOAST_HEADERS,
   LIGHTSPEED_RETAIL_HEADERS,
+  CLOVER_HEADERS,
 ] as readonly HeaderTable<string>[];

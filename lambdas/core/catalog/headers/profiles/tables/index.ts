@@ -1,4 +1,5 @@
 import type { HeaderTable } from '../header-table';
+import { BIGCOMMERCE_HEADERS } from './bigcommerce';
 import { CLOVER_HEADERS } from './clover';
 import { ECWID_HEADERS } from './ecwid';
 import { ETSY_HEADERS } from './etsy';
@@ -26,4 +27,5 @@ export const HEADER_TABLES: readonly HeaderTable<string>[] = [
   TOAST_HEADERS,
   LIGHTSPEED_RETAIL_HEADERS,
   CLOVER_HEADERS,
+  BIGCOMMERCE_HEADERS,
 ] as readonly HeaderTable<string>[];

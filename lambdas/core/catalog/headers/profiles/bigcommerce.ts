@@ -6,6 +6,7 @@ import type { TableRow } from '../../sources/types';
 import type { Field } from '../aliases';
 import { normaliseHeader } from '../normalise';
 import { type Adjustment, legacyOptions, modernOptions, ruleAdjustment } from './bigcommerce-cells';
+import { roleNames, signatureFits } from './header-table';
 import {
   addImages,
   adjustedPrice,
@@ -24,6 +25,7 @@ import {
   providedFields,
   skippedNameless,
 } from './profile';
+import { BIGCOMMERCE_HEADERS } from './tables/bigcommerce';
 
 /**
  * BigCommerce's product export, both generations (support.bigcommerce.com "Complex Attributes",
@@ -42,22 +44,12 @@ import {
  * prices are not the price.
  */
 
-const TABLE = {
-  item_type: ['item type', 'item'],
-  product_id: ['product id'],
-  name: ['product name', 'name'],
-  sku: ['product code sku', 'product sku', 'code', 'sku'],
-  brand: ['brand name', 'brand'],
-  description: ['product description', 'description'],
-  price: ['price'],
-  category: ['category', 'categories', 'category string'],
-  gtin: ['product upc ean', 'upc ean', 'gtin', 'global trade item number'],
-  options: ['options'],
-  // An export writes the image BigCommerce hosts in `Internal Image URL (Export)`; an import file gives
-  // `Image URL (Import)`.
-  image_url: ['image url import', 'internal image url export', 'image url export', 'product image url'],
-  variant_image: ['variant image url'],
-} as const;
+/**
+ * Both generations' columns (tables/bigcommerce.ts), their row-kind columns (`Item Type`, `Item`) read as
+ * one and their name columns (`Product Name`, `Name`) as one.
+ */
+const { item: modernType, product_name: legacyName, ...OWN } = roleNames(BIGCOMMERCE_HEADERS);
+const TABLE = { ...OWN, item_type: [...OWN.item_type, ...modernType], name: [...legacyName, ...OWN.name] };
 
 type Role = keyof typeof TABLE;
 
@@ -325,15 +317,6 @@ const open = (headers: readonly string[], ctx: TableContext): RowReader => {
 
 export const bigcommerceProfile: Profile = {
   name: 'bigcommerce',
-  matches: (headers) =>
-    (headers.has('item type') &&
-      headers.has('product name') &&
-      (headers.has('product code sku') || headers.has('product sku') || headers.has('product id'))) ||
-    (headers.has('item') &&
-      headers.has('name') &&
-      headers.has('options') &&
-      (headers.has('image url import') ||
-        headers.has('inventory tracking') ||
-        headers.has('variant image url'))),
+  matches: (headers) => signatureFits(BIGCOMMERCE_HEADERS, headers),
   open,
 };

@@ -14,7 +14,9 @@ import {
   readCloverCategories,
   readCloverModifierGroups,
 } from './clover-sheets';
+import { roleNames, signatureFits } from './header-table';
 import { columnFields, type Profile, profileColumns, providedFields } from './profile';
+import { CLOVER_HEADERS } from './tables/clover';
 import {
   type CompanionSheet,
   findHeader,
@@ -36,34 +38,12 @@ import {
  * groups kept by name without modifiers.
  */
 
-const TABLE = {
-  name: ['name'],
-  price: ['price'],
-  price_type: ['price type'],
-  price_unit: ['price unit'],
-  sku: ['sku'],
-  gtin: ['product code', 'upc', 'barcode'],
-  modifier_group: ['modifier groups', 'modifier group'],
-  category: ['categories', 'category'],
-  description: ['description'],
-} as const;
+const TABLE = roleNames(CLOVER_HEADERS);
 
 type Role = keyof typeof TABLE;
 
-const MARKS = [
-  'clover id',
-  'price unit',
-  'product code',
-  'alternate name',
-  'non revenue item',
-  'printer labels',
-];
-
-const isItemsHeader = (headers: ReadonlySet<string>): boolean =>
-  headers.has('name') &&
-  headers.has('price') &&
-  headers.has('price type') &&
-  MARKS.some((mark) => headers.has(mark));
+/** Name, Price and Price Type beside a column only Clover's Items sheet has (tables/clover.ts). */
+const isItemsHeader = (headers: ReadonlySet<string>): boolean => signatureFits(CLOVER_HEADERS, headers);
 
 interface Companions {
   readonly categories: CloverCategories | null;

@@ -1,5 +1,7 @@
 import type { HeaderTable } from '../header-table';
 import { BIGCARTEL_HEADERS } from './bigcartel';
+import { BIGCOMMERCE_HEADERS } from './bigcommerce';
+import { CLOVER_HEADERS } from './clover';
 import { ECWID_HEADERS } from './ecwid';
 import { ETSY_HEADERS } from './etsy';
 import { LIGHTSPEED_HEADERS } from './lightspeed';
@@ -30,4 +32,6 @@ export const HEADER_TABLES: readonly HeaderTable<string>[] = [
   SQUARESPACE_HEADERS,
   BIGCARTEL_HEADERS,
   LIGHTSPEED_HEADERS,
+  CLOVER_HEADERS,
+  BIGCOMMERCE_HEADERS,
 ] as readonly HeaderTable<string>[];

@@ -1,5 +1,13 @@
 import type { DraftItem, DraftVariant } from '../draft';
-import { headsList, isBelow, looksLikeDescription, nameStyles, styledBelow, styleKey } from './dish-names';
+import {
+  headsList,
+  isBelow,
+  looksLikeDescription,
+  nameStyles,
+  sameStyle,
+  styledBelow,
+  styleKey,
+} from './dish-names';
 import type { DraftWarning } from './draft-result';
 import { centredOverDishes, neverHeading, overPriceColumn, repeatedMarks } from './heading-cues';
 import type { Line } from './layout';
@@ -275,6 +283,8 @@ export const draftMenu = (
         open = start(pending, pending.line.text, p, []);
         open.description.push(p.label);
         open.lines.push(p.line);
+      } else if (pending && p.label !== '' && wrapsOnto(pending.line, p.line)) {
+        open = start(pending, `${pending.line.text} ${p.label}`, p, ['name joined from two lines']);
       } else if (p.label === '') {
         warnings.push({
           page: p.line.page,
@@ -358,7 +368,8 @@ export const draftMenu = (
     if (
       open &&
       isBelow(open.lines.at(-1)!, p.line) &&
-      ((!nextIsPriceOnly && !nextIsDescribedDish) || listUnderDish)
+      ((!nextIsPriceOnly && !nextIsDescribedDish) || listUnderDish) &&
+      !(next !== undefined && hasPrice(next) && next.label !== '' && wrapsOnto(p.line, next.line))
     ) {
       open.description.push(p.label || p.line.text);
       open.lines.push(p.line);
@@ -393,6 +404,27 @@ export const draftMenu = (
     return { items: items.map((item) => ({ ...item, categoryPath: [name] })), warnings };
   }
   return { items, warnings };
+};
+
+/**
+ * A dish name that ran out of room and goes on in the priced line under it (`kleiner Toast „Hawaii“ mit
+ * gekochtem Schinken,` / `Ananas und Käse überbacken  4,50 €`): the line above in the same style and at the
+ * same left edge, filling most of the width, and stopping mid-phrase (a comma, or a last word in lower case,
+ * not a full stop or a colon).
+ */
+const wrapsOnto = (above: Line, priced: Line): boolean => {
+  const text = above.text.trim();
+  const last = text.split(/\s+/).at(-1) ?? '';
+  return (
+    isBelow(above, priced) &&
+    sameStyle(above, priced) &&
+    Math.abs(above.x - priced.x) <= above.height &&
+    above.width >= priced.width * 0.75 &&
+    !(priced.caps >= 0.5 && above.caps < 0.3) &&
+    !isList(text) &&
+    !/[.:!?;)]$/.test(text) &&
+    (text.endsWith(',') || /^\p{Ll}+$/u.test(last))
+  );
 };
 
 /** A short line that can name a dish: not a note in parentheses, not a list, a few words with letters. */

@@ -168,3 +168,40 @@ describe('headings told by place and repetition', () => {
     ]);
   });
 });
+
+describe('a dish name wrapped onto its price line', () => {
+  const page = { page: 1, width: 612, height: 792, method: 'text' as const };
+  const names = (runs: TextRun[]) =>
+    draftMenu(rebuildLines(runs), {
+      source: 'menu.pdf',
+      sourceIndex: 0,
+      currency: 'EUR',
+      pages: [page],
+    }).items.map((i) => `${i.name} / ${i.variants.map((v) => v.price?.amount).join(', ')}`);
+
+  it('joins a full-width line that stops mid-phrase to the priced line under it', () => {
+    const runs = [
+      aRun('Tagessuppe', 71, 100, { size: 14 }),
+      aRightAligned('3,80 €', 540, 100, { size: 14 }),
+      aRun('kleiner Toast Hawaii mit gekochtem Schinken und frischer Ananas,', 71, 120, { size: 14 }),
+      aRun('Käse überbacken', 71, 140, { size: 14 }),
+      aRightAligned('4,50 €', 540, 140, { size: 14 }),
+    ];
+    expect(names(runs)).toEqual([
+      'Tagessuppe / 380',
+      'kleiner Toast Hawaii mit gekochtem Schinken und frischer Ananas, Käse überbacken / 450',
+    ]);
+  });
+
+  it('does not join a sentence that ends, nor a short line', () => {
+    const runs = [
+      aRun('Alle Toaste werden mit einem kleinen Salat serviert.', 71, 100, { size: 14 }),
+      aRun('Schinken-Toast', 71, 120, { size: 14 }),
+      aRightAligned('6,50 €', 540, 120, { size: 14 }),
+      aRun('Margherita', 71, 140, { size: 14 }),
+      aRun('Funghi', 71, 160, { size: 14 }),
+      aRightAligned('8,50 €', 540, 160, { size: 14 }),
+    ];
+    expect(names(runs)).toEqual(['Schinken-Toast / 650', 'Funghi / 850']);
+  });
+});

@@ -1,5 +1,5 @@
 import type { GrayImage, ImageDecoder, PageRasterizer, TextRecognizer } from './ports';
-import { backgroundLevel, INK_CONTRAST, type PageText, textMask } from './text-coverage';
+import { backgroundLevel, drawPage, INK_CONTRAST, type PageText, textMask } from './text-coverage';
 import { type Box, median, type TextRun } from './text-runs';
 
 /**
@@ -177,24 +177,14 @@ export const readDrawnLines = async (
   deps: DrawnLineDeps,
   options: { readonly languages: readonly string[]; readonly timeoutMs: number },
 ): Promise<TextRun[]> => {
-  const { rasterizer, decoder, recognizer } = deps;
-  if (!rasterizer || !decoder || !recognizer) return [];
-  const draw = async (maxPixels: number): Promise<GrayImage | undefined> => {
-    const png = await rasterizer.rasterize(pdf, page, { maxPixels }).catch(() => undefined);
-    const decoded = png ? await decoder.decode(png, 'png').catch(() => undefined) : undefined;
-    if (!decoded) return undefined;
-    try {
-      return await decoded.render({ scale: 1, quarterTurns: 0, degrees: 0 });
-    } finally {
-      decoded.close();
-    }
-  };
+  const { recognizer } = deps;
+  if (!recognizer) return [];
   // Looked for on a small drawing (most pages have nothing to find), read on a larger one.
-  const small = await draw(SEARCH_PIXELS);
+  const small = await drawPage(pdf, page, SEARCH_PIXELS, deps);
   if (!small) return [];
   const found = drawnLineBoxes(small, text);
   if (found.length === 0) return [];
-  const image = await draw(DRAWN_PIXELS);
+  const image = await drawPage(pdf, page, DRAWN_PIXELS, deps);
   if (!image) return [];
   const grow = image.width / small.width;
   const sx = image.width / text.width;

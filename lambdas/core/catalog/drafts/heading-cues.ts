@@ -22,12 +22,16 @@ const MARK_REPEATS = 3;
 /** Marks are short: icons read as letters, `V`, `GF`, `(v)`. */
 const MARK_LETTERS = 8;
 
-const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+/** The words of a text (runs of non-space). */
+export const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+
+/** Two commas or more: a list of things (ingredients), which names no dish and heads no section. */
+export const isList = (text: string): boolean => (text.match(/,/g) ?? []).length >= 2;
 
 /** A parenthesised note or a list of things: text that is never a section heading. */
 export const neverHeading = (text: string): boolean => {
   const trimmed = text.trim();
-  return trimmed.startsWith('(') || (trimmed.match(/,/g) ?? []).length >= 2;
+  return trimmed.startsWith('(') || isList(trimmed);
 };
 
 const shortHeadingText = (text: string): boolean => {

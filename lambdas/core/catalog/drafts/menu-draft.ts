@@ -9,7 +9,14 @@ import {
   styleKey,
 } from './dish-names';
 import type { DraftWarning } from './draft-result';
-import { centredOverDishes, neverHeading, overPriceColumn, repeatedMarks } from './heading-cues';
+import {
+  centredOverDishes,
+  isList,
+  neverHeading,
+  overPriceColumn,
+  repeatedMarks,
+  words,
+} from './heading-cues';
 import type { Line } from './layout';
 import { nameParts, scriptLettersOf } from './name-scripts';
 import { type PricedLine, readPricedLine } from './priced-lines';
@@ -51,9 +58,6 @@ interface Open {
 const OCR_PRICE_CAP = 0.5;
 const OCR_CONFIRMED_CAP = 0.85;
 
-const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
-/** Two commas or more: a list of things (ingredients), which names no dish and heads no section. */
-const isList = (text: string): boolean => (text.match(/,/g) ?? []).length >= 2;
 const isShortLabel = (text: string): boolean =>
   text.length <= 24 && words(text) <= 3 && /\p{L}|\d/u.test(text);
 

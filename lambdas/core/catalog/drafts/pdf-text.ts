@@ -40,6 +40,12 @@ type BuiltinModules = {
   };
 };
 
+/** Node's `require` from the project root (Lambda: the task root), or undefined where the host has none. */
+const projectRequire = () =>
+  (process as unknown as BuiltinModules)
+    .getBuiltinModule?.('module')
+    .createRequire(join(process.cwd(), 'package.json'));
+
 let pdfJsLoaded: Promise<void> | undefined;
 
 /**
@@ -52,9 +58,7 @@ export const loadPdfJs = (): Promise<void> => {
     try {
       return await import('unpdf/pdfjs');
     } catch (error) {
-      const nodeRequire = (process as unknown as BuiltinModules)
-        .getBuiltinModule?.('module')
-        .createRequire(join(process.cwd(), 'package.json'));
+      const nodeRequire = projectRequire();
       if (!nodeRequire) throw error;
       return nodeRequire(join(dirname(nodeRequire.resolve('unpdf')), 'pdfjs.mjs'));
     }
@@ -80,9 +84,7 @@ export interface PdfJsDataOptions {
 export const pdfJsDataOptions = (): PdfJsDataOptions => {
   if (dataOptions) return dataOptions;
   try {
-    const nodeRequire = (process as unknown as BuiltinModules)
-      .getBuiltinModule?.('module')
-      .createRequire(join(process.cwd(), 'package.json'));
+    const nodeRequire = projectRequire();
     const root = nodeRequire ? dirname(nodeRequire.resolve('pdfjs-dist/package.json')) : undefined;
     dataOptions =
       root && existsSync(join(root, 'cmaps')) && existsSync(join(root, 'standard_fonts'))

@@ -90,6 +90,27 @@ export const backgroundLevel = (image: GrayImage): number => {
   return background;
 };
 
+/**
+ * Page `page` of `pdf` drawn at most `maxPixels` large, in gray levels; undefined when this runtime cannot
+ * draw or decode it (or the page cannot be drawn).
+ */
+export const drawPage = async (
+  pdf: Uint8Array,
+  page: number,
+  maxPixels: number,
+  deps: { readonly rasterizer?: PageRasterizer; readonly decoder?: ImageDecoder },
+): Promise<GrayImage | undefined> => {
+  if (!deps.rasterizer || !deps.decoder) return undefined;
+  const png = await deps.rasterizer.rasterize(pdf, page, { maxPixels }).catch(() => undefined);
+  const decoded = png ? await deps.decoder.decode(png, 'png').catch(() => undefined) : undefined;
+  if (!decoded) return undefined;
+  try {
+    return await decoded.render({ scale: 1, quarterTurns: 0, degrees: 0 });
+  } finally {
+    decoded.close();
+  }
+};
+
 /** Share of the page its text runs' boxes cover. */
 const textArea = (text: PageText): number =>
   text.runs.reduce((sum, r) => sum + r.width * r.height, 0) / Math.max(1, text.width * text.height);
@@ -104,17 +125,9 @@ export const textLayerMissesInk = async (
   text: PageText,
   deps: { readonly rasterizer?: PageRasterizer; readonly decoder?: ImageDecoder },
 ): Promise<boolean> => {
-  if (!deps.rasterizer || !deps.decoder || textArea(text) >= SPARSE_TEXT_AREA) return false;
-  const png = await deps.rasterizer
-    .rasterize(pdf, page, { maxPixels: COVERAGE_PIXELS })
-    .catch(() => undefined);
-  const decoded = png ? await deps.decoder.decode(png, 'png').catch(() => undefined) : undefined;
-  if (!decoded) return false;
-  try {
-    const image = await decoded.render({ scale: 1, quarterTurns: 0, degrees: 0 });
-    const coverage = inkCoverage(image, text);
-    return coverage.outside >= MISSED_INK_SHARE && coverage.ink * coverage.outside >= MISSED_INK_AREA;
-  } finally {
-    decoded.close();
-  }
+  if (textArea(text) >= SPARSE_TEXT_AREA) return false;
+  const image = await drawPage(pdf, page, COVERAGE_PIXELS, deps);
+  if (!image) return false;
+  const coverage = inkCoverage(image, text);
+  return coverage.outside >= MISSED_INK_SHARE && coverage.ink * coverage.outside >= MISSED_INK_AREA;
 };

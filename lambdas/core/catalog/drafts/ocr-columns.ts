@@ -75,10 +75,32 @@ const straddles = (b: Boundary, run: TextRun): boolean => {
   return run.x < x && run.x + run.width > x;
 };
 
-/** A row crosses the boundary where a run straddles it, or where it runs on across it (a phrase's word gap). */
-const crosses = (b: Boundary, runs: readonly TextRun[]): boolean => {
+const isLeftOf = (b: Boundary, r: TextRun): boolean => r.x + r.width / 2 < xAt(b, centreY(r));
+
+/**
+ * A row the boundary would cut from its price: words left of it and no price there, nothing but prices right
+ * of it, one price (`Tiramisu … € 8.00` on a one-column page whose prices stand far right). Columns of dishes each end
+ * in their own price; a line through a dish's name-to-price gap is no gutter.
+ */
+const cutsFromPrice = (b: Boundary, runs: readonly TextRun[], currency: string): boolean => {
+  const left = runs.filter((r) => isLeftOf(b, r));
+  const right = runs.filter((r) => !isLeftOf(b, r));
+  return (
+    left.length > 0 &&
+    right.length > 0 &&
+    !left.some((r) => isPrice(r.text, currency)) &&
+    isPrice(right.map((r) => r.text).join(' '), currency)
+  );
+};
+
+/**
+ * A row crosses the boundary where a run straddles it, where it runs on across it (a phrase's word gap), or
+ * where the boundary would cut a dish from its price (cutsFromPrice).
+ */
+const crosses = (b: Boundary, runs: readonly TextRun[], currency: string): boolean => {
   if (runs.some((r) => straddles(b, r))) return true;
-  const isLeft = (r: TextRun) => r.x + r.width / 2 < xAt(b, centreY(r));
+  if (cutsFromPrice(b, runs, currency)) return true;
+  const isLeft = (r: TextRun) => isLeftOf(b, r);
   const before = runs.filter(isLeft).at(-1);
   const after = runs.find((r) => !isLeft(r));
   if (!before || !after) return false;
@@ -87,7 +109,8 @@ const crosses = (b: Boundary, runs: readonly TextRun[]): boolean => {
 
 /**
  * The line through the most gaps (at least MIN_GAPS, MIN_PRICE_GAPS of them after a price) that the fewest
- * runs straddle; undefined when there is none.
+ * runs straddle; undefined when there is none, or when it would cross more (runs it straddles, rows it would
+ * cut from their prices) than it keeps apart.
  */
 export const columnBoundary = (runs: readonly TextRun[], currency: string): Boundary | undefined => {
   const gaps = rowGaps(runs, currency);
@@ -103,12 +126,15 @@ export const columnBoundary = (runs: readonly TextRun[], currency: string): Boun
       if (Math.abs(slope) <= MAX_SLOPE) candidates.push({ x0: mid, y0: a.y, slope });
     }
   }
+  const rows = groupRows(runs);
   let best: { boundary: Boundary; gaps: number; prices: number; crossed: number } | undefined;
   for (const boundary of candidates) {
     const on = gaps.filter((g) => through(boundary, g));
     const prices = on.filter((g) => g.afterPrice).length;
     if (on.length < MIN_GAPS || prices < MIN_PRICE_GAPS) continue;
-    const crossed = runs.filter((r) => straddles(boundary, r)).length;
+    const crossed =
+      runs.filter((r) => straddles(boundary, r)).length +
+      rows.filter((row) => cutsFromPrice(boundary, row.runs, currency)).length;
     if (!best || on.length > best.gaps || (on.length === best.gaps && crossed < best.crossed))
       best = { boundary, gaps: on.length, prices, crossed };
   }
@@ -136,7 +162,7 @@ export const ocrColumnGroups = (runs: readonly TextRun[], currency: string, dept
     right = [];
   };
   for (const row of groupRows(runs)) {
-    if (crosses(boundary, row.runs)) {
+    if (crosses(boundary, row.runs, currency)) {
       // Rows that cross the boundary one after the other (a title of two lines) stay one group.
       if (left.length > 0 || right.length > 0) flush();
       crossing.push(...row.runs);
@@ -144,7 +170,7 @@ export const ocrColumnGroups = (runs: readonly TextRun[], currency: string, dept
     }
     if (crossing.length > 0) flush();
     for (const run of row.runs) {
-      if (run.x + run.width / 2 < xAt(boundary, centreY(run))) left.push(run);
+      if (isLeftOf(boundary, run)) left.push(run);
       else right.push(run);
     }
   }

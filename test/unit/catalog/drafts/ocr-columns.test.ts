@@ -98,6 +98,38 @@ describe('ocr columns (issue 23: photographed columns read as one line)', () => 
     expect(lines.at(-1)).toBe('Tiramisu  $7.00');
   });
 
+  it('draws no boundary that would cut dishes from their prices (a numbered two-column legend under one column of dishes)', () => {
+    const dishes = [
+      'Baked potatoes',
+      'Potato chips',
+      'Grilled vegetables',
+      'Roasted peppers',
+      'Tiramisu',
+      'Ice cream',
+    ];
+    const runs: TextRun[] = [...words('SIDE DISHES', 300, 40)];
+    dishes.forEach((name, i) => {
+      runs.push(...words(name, 60, 100 + i * 50), ...words('€ 6.00', 900, 100 + i * 50));
+    });
+    // The legend: `1 Cereals …   8 Nuts …`, its numbers after the left half's text read as prices before a word.
+    ['Cereals', 'Crustaceans', 'Eggs', 'Fish'].forEach((name, i) => {
+      const y = 450 + i * 40;
+      runs.push(
+        ...words(`${i + 1}`, 60, y),
+        ...words(`${name} and products thereof`, 120, y),
+        ...words(`${i + 8}`, 560, y),
+        ...words('Nuts and products thereof', 640, y),
+      );
+    });
+    // The legend's number gaps line up; the line through them runs on up between every dish and its price.
+    expect(columnBoundary(runs, 'EUR')).toBeUndefined();
+    expect(rebuildPageLines(runs, [OCR_PAGE], 'EUR')).toEqual(rebuildLines(runs));
+    // Without the legend, dishes and prices are paired by the layout.
+    const menu = runs.filter((r) => r.y < 400);
+    const lines = rebuildPageLines(menu, [OCR_PAGE], 'EUR').map((l) => l.text);
+    expect(lines).toEqual(['SIDE DISHES', ...dishes.map((name) => `${name}  € 6.00`)]);
+  });
+
   it('leaves a one-column page, and pages read from a text layer, to the layout as they are', () => {
     const oneColumn = [
       ...words('Soup of the day', 100, 100),

@@ -103,14 +103,16 @@ const amountOf = (text: string): Amount | undefined => {
 };
 
 /**
- * Prices that end their row (or a cell of it: a wide gap follows): where a menu puts them. Numbers inside
- * a line (`ca. 100 g`, a year, a phone number) are not looked at.
+ * Prices that end their row (or a cell of it: a wide gap follows), or stand in a row of prices (`740  9,40`:
+ * a small and a large size): where a menu puts them. Numbers inside a line (`ca. 100 g`, a year, a phone
+ * number) are not looked at.
  */
 const rowEndPrices = (runs: readonly TextRun[]): { run: TextRun; amount: Amount }[] =>
   groupRows(runs).flatMap((row) =>
     row.runs.flatMap((run, i) => {
       const next = row.runs[i + 1];
-      const endsCell = !next || next.x - (run.x + run.width) >= run.height;
+      const endsCell =
+        !next || next.x - (run.x + run.width) >= run.height || amountOf(next.text) !== undefined;
       const amount = endsCell ? amountOf(run.text) : undefined;
       return amount && amount.value > 0 ? [{ run, amount }] : [];
     }),

@@ -87,6 +87,22 @@ describe('fixOcrWords (issue 23: what OCR glued or misread, fixed by the page ev
     expect(fixed.find((r) => r.text === '$4.50' && r.y === 100)!.confidence).toBeLessThan(0.9);
   });
 
+  it('puts back a lost decimal point in a row of size prices (`740  9,40`)', () => {
+    const runs = [
+      ...row(10, 'Pfannkuchen', 'mit', 'Speck', '6,90', '8,80'),
+      ...row(40, 'Pfannkuchen', 'mit', 'Birne', '7,40', '9,40'),
+      ...row(70, 'Pfannkuchen', 'mit', 'Gyros', '7,40', '9,40'),
+      ...row(100, 'Pfannkuchen', 'mit', 'Mettwurst', '740', '9,40'),
+    ];
+    const fixed = fixOcrWords(runs).filter((r) => r.y === 100);
+    expect(texts(fixed)).toEqual(['Pfannkuchen', 'mit', 'Mettwurst', '7.40', '9,40']);
+    expect(fixed[3]!.confidence).toBeLessThan(0.9);
+    // A number inside a line is still none of this: `Menü 740 g Fleisch` is left alone.
+    expect(
+      texts(fixOcrWords([...runs.slice(0, 15), ...row(100, 'Platte', '740', 'g', 'Fleisch')])).slice(-4),
+    ).toEqual(['Platte', '740', 'g', 'Fleisch']);
+  });
+
   it('reads a price 10 times its neighbours with one decimal where the page writes one', () => {
     const runs = [
       ...row(10, 'Egg', '$4'),

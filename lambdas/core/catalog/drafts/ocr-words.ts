@@ -8,7 +8,8 @@ import { median, type TextRun } from './text-runs';
  * - A price glued to the dish (`SOUP$4.50`, `Pomodoro4,50`; `SANDWICHS4` where the `S` is a `$` the display
  *   font lost, on a page that writes `$` elsewhere) becomes two words.
  * - `S8.50` alone is `$8.50` on a page that writes `$` elsewhere.
- * - Words glued at a change of case (`theEGG`: a script `the` before a caps name) become two.
+ * - Words glued at a change of case (`theEGG`: a script `the` before a caps name; `StuffedSeaBass`, title-case
+ *   words whose spaces the recogniser did not read) come apart.
  * - A `0` inside a word of letters (`ESPRESS0`) is the letter O.
  * - A lost decimal point (`$450` among `$4.50`, `$5.75`): a price 6× or more the page's median that is in
  *   line once divided by 10 or 100 is read so when the page's other prices have decimals; otherwise it is
@@ -32,6 +33,8 @@ const GLUED_S = /^([\p{L}'.&-]*\p{Lu}\.?)(\+?S\d{1,4}(?:[.,]\d{1,2})?)$/u;
 const GLUED_DECIMAL = /^(\p{L}{3,})(\d{1,4}[.,]\d{2})$/u;
 const S_PRICE = /^(\+?)S(\d{1,4}(?:[.,]\d{1,2})?)$/;
 const CASE_GLUE = /^(\p{Ll}{2,})(\p{Lu}[\p{Lu}.].*)$/u;
+/** Between title-case words read without their space (`StuffedSeaBass`); not after one small letter (`McDonald`). */
+const CAMEL_GLUE = /(?<=\p{Ll}{2})(?=\p{Lu}\p{Ll})/u;
 const PRICE = new RegExp(String.raw`^\+?(${MARK})?(\d{1,6})(?:[.,](\d{1,2}))?(${MARK})?$`, 'u');
 
 const letters = (text: string): number => text.match(/\p{L}/gu)?.length ?? 0;
@@ -87,7 +90,7 @@ const splitCase = (piece: Piece): Piece[] => {
         { text: match[1]!, changed: piece.changed },
         { text: match[2]!, changed: piece.changed },
       ]
-    : [piece];
+    : piece.text.split(CAMEL_GLUE).map((text) => ({ text, changed: piece.changed }));
 };
 
 interface Amount {

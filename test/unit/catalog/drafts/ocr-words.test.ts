@@ -60,6 +60,14 @@ describe('fixOcrWords (issue 23: what OCR glued or misread, fixed by the page ev
     expect(fixed.find((r) => r.text === '$2.00')!.confidence).toBe(0.97);
   });
 
+  it('splits title-case words read without their spaces, not a name with one small letter before a capital', () => {
+    expect(
+      texts(fixOcrWords(row(10, 'StuffedSeaBass', 'PepperPuree', 'McDonald', 'iPhone', 'Soup'))),
+    ).toEqual(['Stuffed', 'Sea', 'Bass', 'Pepper', 'Puree', 'McDonald', 'iPhone', 'Soup']);
+    const [stuffed, sea] = fixOcrWords(row(10, 'StuffedSeaBass'));
+    expect(sea!.x).toBeCloseTo(stuffed!.x + stuffed!.width);
+  });
+
   it('splits words glued at a change of case and reads a 0 among letters as O', () => {
     expect(texts(fixOcrWords(row(10, 'theEGG', 'ESPRESS0', 'theB.L.T.', 'McDONALD', '100g')))).toEqual([
       'the',

@@ -366,7 +366,20 @@ export const draftMenu = (
       drop(pending);
       pending = undefined;
       const level = headingSizes.indexOf(nearestLevel(headingSizes, p.line.fontSize));
-      path = [...path.filter((h) => h.level < level), { text: p.line.text.replace(/\s{2,}/g, ' '), level }];
+      const text = p.line.text.replace(/\s{2,}/g, ' ');
+      const last = path.at(-1);
+      // A heading set on two lines (`SECONDI` / `MAIN COURSE`): the line right under the last heading, of its
+      // level, nothing between them, no farther below it than a line's height.
+      const above = priced[index - 1]?.line;
+      if (
+        last?.level === level &&
+        above !== undefined &&
+        above === headingLine &&
+        isUnder(above, p.line) &&
+        p.line.y - (above.y + above.height) <= Math.min(above.height, p.line.height)
+      )
+        path = [...path.slice(0, -1), { text: `${last.text} ${text}`, level }];
+      else path = [...path.filter((h) => h.level < level), { text, level }];
       labels = undefined;
       sectionPrice = undefined;
       headingLine = p.line;

@@ -154,6 +154,25 @@ describe('headings told by place and repetition', () => {
     expect(summary(runs).dishes.map((d) => d.split(' / ')[0])).toEqual(['', '', '']);
   });
 
+  it('reads a heading set on two lines as one, and two headings with dishes between as two', () => {
+    const runs = [
+      aRun('SECONDI', 190, 40, ocr(44)),
+      aRun('MAIN COURSE', 150, 92, ocr(44)),
+      aRun('Pollo alla romana', 60, 160, ocr(26)),
+      aRightAligned('€ 18.00', 440, 160, ocr(26)),
+      aRun('Saltimbocca alla romana', 60, 200, ocr(26)),
+      aRightAligned('€ 18.00', 440, 200, ocr(26)),
+      aRun('DOLCI', 200, 270, ocr(44)),
+      aRun('Tiramisu', 60, 340, ocr(26)),
+      aRightAligned('€ 8.00', 440, 340, ocr(26)),
+    ];
+    expect(summary(runs, 'EUR').dishes).toEqual([
+      'SECONDI MAIN COURSE / Pollo alla romana / 1800',
+      'SECONDI MAIN COURSE / Saltimbocca alla romana / 1800',
+      'DOLCI / Tiramisu / 800',
+    ]);
+  });
+
   it('takes a lower-case name in capitals under a description for the next dish, not for its description', () => {
     const runs = [
       aRun('BREAKFAST', 50, 40, ocr(44)),

@@ -125,7 +125,12 @@ export class PaddleRecognizer implements TextRecognizer {
     const reader = this.options.lineReader;
     const read =
       reader?.for(options.languages) === true
-        ? await reader.reader.read(lines, { languages: options.languages, timeoutMs: remaining })
+        ? await this.withPaddleWhereWeak(
+            models,
+            lines,
+            await reader.reader.read(lines, { languages: options.languages, timeoutMs: remaining }),
+            started + options.timeoutMs,
+          )
         : await within(this.read(models, lines, Date.now() + remaining), remaining);
     const words = boxes.flatMap((box, i) => lineWords(box, read[i] ?? { chars: [] }, wordGaps(lines[i]!)));
     return { width: gray.width, height: gray.height, words };
@@ -250,6 +255,39 @@ export class PaddleRecognizer implements TextRecognizer {
     return read;
   }
 
+  /**
+   * The lines the other reader read with too little confidence to keep (lineWords), read again by Paddle's
+   * recogniser and taken from it where it is sure of them: a display heading with an ornament (`▪CHAUD`)
+   * that Tesseract reads right but doubts. Paddle's letters lack some accents; a line read so is still
+   * better than a line lost. A texture stays below the bar for both.
+   */
+  private async withPaddleWhereWeak(
+    models: Models,
+    lines: readonly GrayImage[],
+    read: readonly RecognisedLine[],
+    deadline: number,
+  ): Promise<RecognisedLine[]> {
+    const weak = lines
+      .map((_, i) => i)
+      .filter((i) => lineConfidence(read[i] ?? { chars: [] }) < MIN_LINE_CONFIDENCE);
+    const remaining = deadline - Date.now();
+    if (weak.length === 0 || remaining <= 0) return [...read];
+    const again = await within(
+      this.read(
+        models,
+        weak.map((i) => lines[i]!),
+        deadline,
+      ),
+      remaining,
+    );
+    const merged = [...read];
+    weak.forEach((i, n) => {
+      const line = again[n];
+      if (line && lineConfidence(line) >= MIN_LINE_CONFIDENCE) merged[i] = line;
+    });
+    return merged;
+  }
+
   private recognitionThread(models: Models): RecognitionThread | undefined {
     if (LINE_READERS < 2) return undefined;
     if (this.thread?.broken) void this.thread.terminate().catch(() => undefined);
@@ -262,6 +300,10 @@ export class PaddleRecognizer implements TextRecognizer {
     return this.thread;
   }
 }
+
+/** A line's confidence: the mean of its letters' (0 for an empty line). */
+const lineConfidence = (line: RecognisedLine): number =>
+  line.chars.length === 0 ? 0 : line.chars.reduce((s, c) => s + c.probability, 0) / line.chars.length;
 
 /**
  * An ink gap at least WORD_GAP times the line's letter body (its x-height) and at least WORD_GAP_TO_MEDIAN
@@ -304,9 +346,7 @@ export const wordGaps = (line: GrayImage): InkGap[] => {
  */
 export const lineWords = (box: TextBox, line: RecognisedLine, gaps: readonly InkGap[] = []): OcrWord[] => {
   const chars = line.chars;
-  if (chars.length === 0) return [];
-  const confidence = chars.reduce((s, c) => s + c.probability, 0) / chars.length;
-  if (confidence < MIN_LINE_CONFIDENCE) return [];
+  if (chars.length === 0 || lineConfidence(line) < MIN_LINE_CONFIDENCE) return [];
   const letters = chars.filter((c) => c.char !== ' ');
   const pitches = letters.slice(1).map((c, i) => c.at - letters[i]!.at);
   const pitch = pitches.length > 0 ? median(pitches) : 0.5;

@@ -101,6 +101,39 @@ describe('PaddleRecognizer (PP-OCRv4 on ONNX Runtime)', () => {
     expect(text).toMatch(/8,90/);
   });
 
+  it("reads again with Paddle's recogniser the lines the language's reader doubts, keeping those it is sure of", async () => {
+    const image = menuImage([
+      { text: 'STARTERS', x: 40, y: 30, light: true },
+      { text: 'Tomato Soup  $4.50', x: 40, y: 90 },
+    ]);
+    /** A reader doubtful of the first line (the heading: lines come top to bottom), sure of the others. */
+    const reader = {
+      read: async (lines: readonly unknown[]) =>
+        lines.map((_, i) =>
+          i > 0
+            ? { chars: [...'Zuppa'].map((char, n) => ({ char, at: (n + 0.5) / 5, probability: 0.9 })) }
+            : { chars: [{ char: '#', at: 0.5, probability: 0.2 }] },
+        ),
+      release: async () => undefined,
+    };
+    const recognizer = new PaddleRecognizer({
+      moduleRoot: root,
+      decoder: new CanvasImageDecoder(),
+      lineReader: { reader, for: () => true },
+    });
+    try {
+      const text = lineTexts(
+        await recognizer.recognize(image, { languages: ['ita'], timeoutMs: 60_000 }),
+      ).join('\n');
+      expect(text).toMatch(/STARTERS/);
+      // The sure reader's letters (placed along the line at its ink gaps), not Paddle's.
+      expect(text.replace(/\s/g, '')).toMatch(/Zuppa/);
+      expect(text).not.toMatch(/Tomato|#/);
+    } finally {
+      await recognizer.release();
+    }
+  });
+
   it('reads whole pages with its fallback where ONNX Runtime cannot load', async () => {
     const tesseract = new TesseractRecognizer({ moduleRoot: root });
     const broken = new PaddleRecognizer({

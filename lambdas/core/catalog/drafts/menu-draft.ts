@@ -438,10 +438,17 @@ export const draftMenu = (
   // `Herzhafte Pfannkuchen`); with sections, the title is the restaurant's or the card's and names none.
   if (title && items.length > 0 && items.every((item) => item.categoryPath.length === 0)) {
     const name = title.line.text.replace(/\s{2,}/g, ' ').trim();
-    return { items: items.map((item) => ({ ...item, categoryPath: [name] })), warnings };
+    return { items: items.map((item) => ({ ...item, categoryPath: [withoutOrnaments(name)] })), warnings };
   }
   return { items, warnings };
 };
+
+/** Marks set around a heading as ornaments (`= SOFT`, `▪CHAUD`, `~ Pasta ~`, `*** DESSERTS ***`, `DRINKS:`). */
+const ORNAMENT = String.raw`[\s\-–—=~*•·●▪■□◆◇♦★☆✦✧|_#+:>»<«]`;
+const ORNAMENTS = new RegExp(`^${ORNAMENT}+|${ORNAMENT}+$`, 'gu');
+
+/** A heading's text without the ornaments around it (a category's name). */
+const withoutOrnaments = (text: string): string => text.replace(ORNAMENTS, '');
 
 /** A dish name runs over at most this many lines (runsOnToPrice). */
 const MAX_NAME_LINES = 3;
@@ -682,7 +689,7 @@ const finish = (
   const description = [...(parts.otherScript === null ? [] : [parts.otherScript]), ...open.description];
   return {
     kind: 'item',
-    categoryPath: path.map((h) => h.text),
+    categoryPath: path.map((h) => withoutOrnaments(h.text)).filter((text) => text !== ''),
     name: parts.name,
     description: description.length > 0 ? description.join(' ').replace(/\s+/g, ' ').trim() : null,
     optionNames,

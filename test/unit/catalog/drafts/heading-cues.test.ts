@@ -173,6 +173,24 @@ describe('headings told by place and repetition', () => {
     ]);
   });
 
+  it('names a category without the ornaments around its heading', () => {
+    const runs = [
+      aRun('= SOFT', 60, 40, ocr(44)),
+      aRun('Orangina', 60, 110, ocr(26)),
+      aRightAligned('4,00€', 440, 110, ocr(26)),
+      aRun('Perrier', 60, 150, ocr(26)),
+      aRightAligned('4,00€', 440, 150, ocr(26)),
+      aRun('▪CHAUD ~', 60, 220, ocr(44)),
+      aRun('Café crème', 60, 290, ocr(26)),
+      aRightAligned('2,20€', 440, 290, ocr(26)),
+    ];
+    expect(summary(runs, 'EUR').dishes).toEqual([
+      'SOFT / Orangina / 400',
+      'SOFT / Perrier / 400',
+      'CHAUD / Café crème / 220',
+    ]);
+  });
+
   it('takes a lower-case name in capitals under a description for the next dish, not for its description', () => {
     const runs = [
       aRun('BREAKFAST', 50, 40, ocr(44)),

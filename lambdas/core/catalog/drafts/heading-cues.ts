@@ -64,9 +64,19 @@ const dishesBelow = (
     );
 };
 
+/** A line without a price that is a note in parentheses, or a row of short labels (`Pt.  Qt.`, `Small  Large`). */
+const isSubtitle = (p: PricedLine): boolean => {
+  if (p.prices.length > 0) return false;
+  const cells = p.line.cells;
+  return (
+    /^\(.*\)$/.test(p.line.text.trim()) ||
+    (cells.length >= 2 && cells.every((c) => c.text.length <= 24 && words(c.text) <= 3))
+  );
+};
+
 /**
- * A short line without a price, centred over the flush-left column of dishes that starts right under it:
- * the next line is one of those dishes, two or more of them start at one left edge, and the line starts
+ * A short line without a price, centred over the flush-left column of dishes that starts right under it (or
+ * under its note and size labels: isSubtitle): the next line is one of those dishes, two or more of them start at one left edge, and the line starts
  * well inside that edge (indented by two of its heights) with its centre on the column's centre.
  */
 export const centredOverDishes = (
@@ -75,15 +85,20 @@ export const centredOverDishes = (
   hasPrice: (p: PricedLine) => boolean,
 ): boolean => {
   const p = priced[index]!;
-  const next = priced[index + 1];
+  // Between a heading and its first dish there may stand a note in parentheses or the size labels.
+  let first = index + 1;
+  while (first <= index + 2 && priced[first] !== undefined && isSubtitle(priced[first]!)) first++;
+  const next = priced[first];
   if (hasPrice(p) || p.notAPrice !== null || !shortHeadingText(p.line.text)) return false;
   if (!next || !hasPrice(next) || next.line.page !== p.line.page) return false;
   const column = dishesBelow(priced, index, hasPrice);
   if (column.length < 2 || !column.includes(next)) return false;
   const lefts = column.map((q) => q.line.x);
   const height = p.line.height;
-  if (Math.max(...lefts) - Math.min(...lefts) > height) return false;
   const left = median(lefts);
+  // Flush left, two thirds of them at least: not the odd indented line (a long name's second line and prices).
+  const aligned = lefts.filter((x) => Math.abs(x - left) <= height / 2).length;
+  if (aligned < 2 || aligned * 3 < lefts.length * 2) return false;
   const width = median(column.map((q) => q.line.width));
   const centre = median(column.map((q) => q.line.x + q.line.width / 2));
   const ownCentre = p.line.x + p.line.width / 2;

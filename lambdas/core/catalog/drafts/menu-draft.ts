@@ -17,7 +17,7 @@ import {
   repeatedMarks,
   words,
 } from './heading-cues';
-import type { Line } from './layout';
+import type { Cell, Line } from './layout';
 import { nameParts, scriptLettersOf } from './name-scripts';
 import { type PricedLine, readPricedLine } from './priced-lines';
 import { type Box, median, type PageGeometry, relativeBox, type TextRun, unionBox } from './text-runs';
@@ -60,6 +60,17 @@ const OCR_CONFIRMED_CAP = 0.85;
 
 const isShortLabel = (text: string): boolean =>
   text.length <= 24 && words(text) <= 3 && /\p{L}|\d/u.test(text);
+
+/**
+ * The size labels of `cells` for `count` prices: a cell each, or a word each where the words of fewer cells
+ * than prices make as many labels as prices (`Pt. Qt.` set close together over two prices).
+ */
+const sizeWords = (cells: readonly Cell[], count: number): { text: string; centre: number }[] => {
+  const labels = cells.map((c) => ({ text: c.text, centre: c.x + c.width / 2 }));
+  if (labels.length >= count) return labels;
+  const words = cells.flatMap((c) => c.runs.map((r) => ({ text: r.text, centre: r.x + r.width / 2 })));
+  return words.length === count ? words : labels;
+};
 
 /** Size headings (`Small  Large`, `Glass  Bottle`): two or more short cells and no price. */
 const sizeLabels = (line: PricedLine): { text: string; centre: number }[] | undefined => {
@@ -329,13 +340,18 @@ export const draftMenu = (
       close();
       drop(pending);
       pending = undefined;
-      // `PIZZA      Small  Large`: a heading with the size headings on its line.
+      // `PIZZA      Small  Large`: a heading with the size headings on its line; a first cell that ends
+      // before the prices start stands over the names (a heading, or a note: `(w. Fried Noodles)  Pt. Qt.`).
       const first = p.line.cells[0]!;
-      if (sizes.length > next.prices.length && isHeadingCell(first.runs, bodySize, namesBold, namesCaps)) {
+      const overNames = first.x + first.width <= Math.min(...next.prices.map((price) => price.box.x));
+      if (
+        (sizes.length > next.prices.length || overNames) &&
+        isHeadingCell(first.runs, bodySize, namesBold, namesCaps)
+      ) {
         const level = headingSizes.indexOf(nearestLevel(headingSizes, p.line.fontSize));
         path = [...path.filter((h) => h.level < level), { text: first.text, level }];
-        labels = sizes.slice(1);
-      } else labels = sizes;
+        labels = sizeWords(p.line.cells.slice(1), next.prices.length);
+      } else labels = sizeWords(overNames ? p.line.cells.slice(1) : p.line.cells, next.prices.length);
       return;
     }
     const column = overPriceColumn(priced, index, hasPrice);

@@ -173,6 +173,48 @@ describe('headings told by place and repetition', () => {
     ]);
   });
 
+  it('takes a heading over the names beside the size labels of the prices, each word over its own price', () => {
+    const runs = [
+      aRun('Egg Drop Soup', 60, 40, ocr(26)),
+      aRightAligned('2.99', 380, 40, ocr(26)),
+      aRightAligned('3.99', 460, 40, ocr(26)),
+      // `Pt.` and `Qt.` close together: one cell of two words.
+      aRun('FRIED RICE', 120, 100, ocr(26)),
+      aRun('Pt.', 340, 100, ocr(24)),
+      aRun('Qt.', 375, 100, ocr(24)),
+      aRun('Vegetable Fried Rice', 60, 140, ocr(26)),
+      aRightAligned('6.50', 380, 140, ocr(26)),
+      aRightAligned('8.99', 460, 140, ocr(26)),
+    ];
+    expect(summary(runs, 'USD').dishes.at(-1)).toBe('FRIED RICE / Vegetable Fried Rice / Pt. 650, Qt. 899');
+  });
+
+  it('takes a short line centred over a note and the size labels for the heading of the dishes under them', () => {
+    const runs = [
+      aRun('APPETIZERS', 150, 0, ocr(26)),
+      aRun('Spring Roll', 60, 40, ocr(26)),
+      aRightAligned('2.99', 460, 40, ocr(26)),
+      aRun('soup', 235, 90, ocr(26)),
+      aRun('(w. Fried Noodles)', 100, 125, ocr(22)),
+      aRun('Pt.', 340, 125, ocr(22)),
+      aRun('Qt.', 430, 125, ocr(22)),
+      aRun('Wonton Soup', 60, 160, ocr(26)),
+      aRightAligned('3.50', 380, 160, ocr(26)),
+      aRightAligned('4.75', 460, 160, ocr(26)),
+      aRun('Wonton & Egg Drop', 60, 195, ocr(26)),
+      aRun('Mixed Soup', 120, 230, ocr(26)),
+      aRightAligned('3.50', 380, 230, ocr(26)),
+      aRightAligned('4.75', 460, 230, ocr(26)),
+      aRun('Egg Drop Soup', 60, 265, ocr(26)),
+      aRightAligned('2.99', 380, 265, ocr(26)),
+      aRightAligned('3.99', 460, 265, ocr(26)),
+    ];
+    const dishes = summary(runs, 'USD').dishes;
+    expect(dishes[0]).toBe('APPETIZERS / Spring Roll / 299');
+    expect(dishes.at(-1)).toBe('soup / Egg Drop Soup / Pt. 299, Qt. 399');
+    expect(dishes.filter((d) => d.startsWith('soup /'))).toHaveLength(dishes.length - 1);
+  });
+
   it('names a category without the ornaments around its heading', () => {
     const runs = [
       aRun('= SOFT', 60, 40, ocr(44)),

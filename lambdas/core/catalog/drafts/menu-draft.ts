@@ -52,6 +52,8 @@ interface Open {
   readonly lines: Line[];
   readonly priced: PricedLine;
   readonly doubts: string[];
+  /** The dish's portions, a priced line each (`- 6 pièces … 12`, `- 12 pièces … 18,50`): its variants. */
+  portions?: readonly PricedLine[];
 }
 
 /** An OCR'd price is trusted this much at most unless its word is clear and looks like the menu's other prices. */
@@ -116,9 +118,29 @@ export const draftMenu = (
     priced.filter((p, i) => textPages.has(p.line.page) && headsDishes(priced, i, hasPrice)),
   );
 
+  /**
+   * The portions under an unpriced line (`Escargots de Bourgogne` / `- 6 pièces … 12` / `- 12 pièces …
+   * 18,50`): two or more priced lines right under it, one after the other, each a portion's label and one
+   * price, set at or right of its left edge. The line is their dish, not a heading.
+   */
+  const portionsUnder = (index: number): PricedLine[] => {
+    const name = priced[index]!;
+    if (hasPrice(name) || name.prices.length > 0) return [];
+    const portions: PricedLine[] = [];
+    let above = name.line;
+    for (const q of priced.slice(index + 1, index + 1 + MAX_PORTIONS)) {
+      if (!hasPrice(q) || portionLabel(q) === undefined || !isBelow(above, q.line)) break;
+      if (q.line.x < name.line.x - name.line.height || q.line.page !== name.line.page) break;
+      portions.push(q);
+      above = q.line;
+    }
+    return portions.length >= 2 ? portions : [];
+  };
+  const namesPortions = new Set(priced.filter((_, i) => portionsUnder(i).length > 0));
+
   const isHeading = (p: PricedLine): boolean => {
     const { line } = p;
-    if (marks.has(p) || neverHeading(line.text)) return false;
+    if (marks.has(p) || neverHeading(line.text) || namesPortions.has(p)) return false;
     if (centred.has(p)) return true;
     // Drawn, not written, on a page whose text is written (drawn-lines.ts): display type, a heading when short.
     if (textPages.has(line.page) && line.confidence !== undefined && !hasPrice(p) && words(line.text) <= 8)
@@ -196,6 +218,17 @@ export const draftMenu = (
     if (taken.has(p)) return;
     if (marks.has(p)) {
       skippedMarks.push(p);
+      return;
+    }
+    if (namesPortions.has(p)) {
+      close();
+      drop(pending);
+      pending = undefined;
+      const portions = portionsUnder(index);
+      for (const q of portions) taken.add(q);
+      open = start(p, p.line.text, portions[0]!, []);
+      open.portions = portions;
+      open.lines.push(...portions.slice(1).map((q) => q.line));
       return;
     }
     const next = priced[index + 1];
@@ -466,6 +499,19 @@ const ORNAMENTS = new RegExp(`^${ORNAMENT}+|${ORNAMENT}+$`, 'gu');
 /** A heading's text without the ornaments around it (a category's name). */
 const withoutOrnaments = (text: string): string => text.replace(ORNAMENTS, '');
 
+/** A portion's label: `6 pièces`, `- 12 pcs`, `• Glass`, `1/2 l`: a few words after a dash, or a quantity. */
+const portionLabel = (p: PricedLine): string | undefined => {
+  if (p.prices.length !== 1) return undefined;
+  const text = p.label.trim();
+  const dashed = /^[-–—•·*]\s*/u.test(text);
+  const label = text.replace(/^[-–—•·*]\s*/u, '').trim();
+  if (label === '' || label.length > 24 || words(label) > 3) return undefined;
+  return dashed || /^\d/.test(label) ? label : undefined;
+};
+
+/** A dish has at most this many portions on lines of their own (portionsUnder). */
+const MAX_PORTIONS = 6;
+
 /** A dish name runs over at most this many lines (runsOnToPrice). */
 const MAX_NAME_LINES = 3;
 
@@ -649,10 +695,23 @@ const finish = (
 ): DraftItem => {
   const { priced } = open;
   const doubts = [...open.doubts];
-  const prices = priced.prices;
+  const portions = open.portions ?? [];
+  const prices = portions.length > 0 ? portions.flatMap((q) => q.prices) : priced.prices;
   let optionNames: string[] = [];
   let variants: DraftVariant[];
-  if (prices.length === 0) {
+  if (portions.length > 0) {
+    optionNames = ['Size'];
+    variants = portions.map((q) => {
+      const name = portionLabel(q)!;
+      const price = q.prices[0]!;
+      return {
+        name,
+        options: { Size: name },
+        price: price.price,
+        pricing: price.variable ? 'variable' : 'fixed',
+      };
+    });
+  } else if (prices.length === 0) {
     variants = [{ name: null, options: {}, price: null, pricing: 'fixed' }];
   } else if (prices.length === 1) {
     const [only] = prices;

@@ -215,6 +215,26 @@ describe('headings told by place and repetition', () => {
     expect(dishes.filter((d) => d.startsWith('soup /'))).toHaveLength(dishes.length - 1);
   });
 
+  it('reads a name over its portions, each on a line of its own with its price, as one dish with a variant each', () => {
+    const runs = [
+      aRun('ENTRÉES', 60, 0, ocr(40)),
+      aRun('Escargots de Bourgogne', 60, 60, ocr(26)),
+      aRun('- 6 pièces', 66, 95, ocr(26)),
+      aRightAligned('12,00', 460, 95, ocr(26)),
+      aRun('- 12 pièces', 66, 130, ocr(26)),
+      aRightAligned('18,50', 460, 130, ocr(26)),
+      aRun('Aubergines à la Parmigiana', 60, 165, ocr(26)),
+      aRightAligned('10,50', 460, 165, ocr(26)),
+      aRun('Tomate burrata', 60, 200, ocr(26)),
+      aRightAligned('13,00', 460, 200, ocr(26)),
+    ];
+    expect(summary(runs, 'EUR').dishes).toEqual([
+      'ENTRÉES / Escargots de Bourgogne / 6 pièces 1200, 12 pièces 1850',
+      'ENTRÉES / Aubergines à la Parmigiana / 1050',
+      'ENTRÉES / Tomate burrata / 1300',
+    ]);
+  });
+
   it('names a category without the ornaments around its heading', () => {
     const runs = [
       aRun('= SOFT', 60, 40, ocr(44)),

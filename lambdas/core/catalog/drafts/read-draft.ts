@@ -94,6 +94,37 @@ export const withoutMarks = (runs: readonly TextRun[]): TextRun[] => {
   );
 };
 
+/** Copies of a run this close to it (in its font size) are the same text struck again. */
+const OVERSTRIKE = 0.1;
+
+/**
+ * The runs of a text layer without the copies a design tool draws over a text, a little offset, to make it
+ * look heavier (`Le Repaire` drawn three times: `LLLeee RRReeepppaaaiiirrreee` once joined); the run kept is
+ * bold. OCR runs are left alone.
+ */
+export const withoutOverstrikes = (runs: readonly TextRun[]): TextRun[] => {
+  const kept = new Map<string, TextRun[]>();
+  const struck = new Set<TextRun>();
+  const out: TextRun[] = [];
+  for (const run of runs) {
+    if (run.confidence !== undefined) {
+      out.push(run);
+      continue;
+    }
+    const key = `${run.page}\u0000${run.fontSize}\u0000${run.text}`;
+    const same = kept.get(key) ?? kept.set(key, []).get(key)!;
+    const near = run.fontSize * OVERSTRIKE;
+    const original = same.find((k) => Math.abs(k.x - run.x) <= near && Math.abs(k.y - run.y) <= near);
+    if (original) {
+      struck.add(original);
+      continue;
+    }
+    same.push(run);
+    out.push(run);
+  }
+  return struck.size === 0 ? out : out.map((r) => (struck.has(r) ? { ...r, bold: true } : r));
+};
+
 /** Pages with fewer letters than this in their text layer are treated as scans. */
 const MIN_TEXT_LETTERS = 12;
 
@@ -203,7 +234,7 @@ export const draftSource = async (
       message: `no OCR data for ${input.language}: the text was read as English`,
     });
   }
-  const drafted = draftMenu(rebuildPageLines(withoutMarks(runs), pages, input.currency), {
+  const drafted = draftMenu(rebuildPageLines(withoutMarks(withoutOverstrikes(runs)), pages, input.currency), {
     source: input.source,
     sourceIndex: input.sourceIndex,
     currency: input.currency,

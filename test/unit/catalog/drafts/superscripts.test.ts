@@ -1,6 +1,6 @@
 import { rebuildLines } from '../../../../lambdas/core/catalog/drafts/layout';
 import { draftMenu } from '../../../../lambdas/core/catalog/drafts/menu-draft';
-import { withoutMarks } from '../../../../lambdas/core/catalog/drafts/read-draft';
+import { withoutMarks, withoutOverstrikes } from '../../../../lambdas/core/catalog/drafts/read-draft';
 import { aRightAligned, aRun, LETTER } from '../../../fixtures/drafts/runs';
 
 // Allergen numbers set small after the dish names (`Escargots 1, 4, 7`) are marks, not prices, and not text
@@ -49,5 +49,38 @@ describe('withoutMarks', () => {
       ['Nem', [1350]],
       ['Salade', [900]],
     ]);
+  });
+});
+
+// A design tool's fake bold: the text drawn again over itself, a little offset, glyph by glyph.
+describe('withoutOverstrikes', () => {
+  const struck = (text: string, x: number, y: number, times: number) =>
+    Array.from({ length: times }, (_, n) =>
+      [...text].map((letter, i) => aRun(letter, x + i * 10 + n * 0.8, y + n * 0.6, { size: 20 })),
+    ).flat();
+
+  it('keeps one copy of a text struck over itself, in bold, and the rest of the page as it is', () => {
+    const runs = [
+      ...struck('Gaumais', 100, 40, 3),
+      aRun('Escargots', 40, 80, { size: 12 }),
+      aRun('Escargots', 40, 100, { size: 12 }),
+    ];
+    const kept = withoutOverstrikes(runs);
+    expect(
+      kept
+        .filter((r) => r.y < 60)
+        .map((r) => r.text)
+        .join(''),
+    ).toBe('Gaumais');
+    expect(kept.filter((r) => r.y < 60).every((r) => r.bold)).toBe(true);
+    // The same word on two lines is two words.
+    expect(kept.filter((r) => r.text === 'Escargots')).toHaveLength(2);
+    expect(kept.filter((r) => r.text === 'Escargots').some((r) => r.bold)).toBe(false);
+    expect(rebuildLines(kept)[0]!.text).toBe('Gaumais');
+  });
+
+  it('leaves OCR words alone', () => {
+    const ocr = struck('Soup', 10, 10, 2).map((r) => ({ ...r, confidence: 0.9 }));
+    expect(withoutOverstrikes(ocr)).toEqual(ocr);
   });
 });

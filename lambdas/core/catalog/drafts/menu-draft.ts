@@ -94,7 +94,41 @@ export const draftMenu = (
     weakLines.length >= 2 && weakLines.length >= 0.3 * (withPrices.length + weakLines.length);
   const hasPrice = (p: PricedLine): boolean => p.prices.length > 0 && (!p.weak || acceptWeak);
   const dishLines = priced.filter((p) => hasPrice(p) && p.label !== '');
+  const indexOf = new Map(priced.map((p, i) => [p, i]));
   const bodySize = median(dishLines.map((p) => p.line.fontSize)) || median(lines.map((l) => l.fontSize));
+  /** Where the dishes of each flow start: the left edges of its priced lines with a name. */
+  const dishEdges = new Map<string, number[]>();
+  for (const q of dishLines) {
+    const key = `${q.line.page}|${q.line.flow}`;
+    (dishEdges.get(key) ?? dishEdges.set(key, []).get(key)!).push(q.line.x);
+  }
+  /**
+   * A dish name that ran out of room and goes on, indented, in the priced line under it (`Wonton & Egg Drop` /
+   * `    Mixed Soup ....... 3.50  4.75`): the line above starts where two or more of its flow's dishes start,
+   * the priced line right of that edge by a hanging indent (half a line's height to six), in the same style,
+   * and the line above is a few words that do not end a sentence.
+   */
+  const hangsUnder = (above: Line, priced: PricedLine): boolean => {
+    const below = priced.line;
+    const indent = below.x - above.x;
+    const edges = dishEdges.get(`${above.page}|${above.flow}`) ?? [];
+    const text = above.text.trim();
+    return (
+      isBelow(above, below) &&
+      sameStyle(above, below) &&
+      indent >= above.height * 0.5 &&
+      indent <= above.height * 6 &&
+      edges.filter((x) => Math.abs(x - above.x) <= above.height / 2).length >= 2 &&
+      words(text) <= 6 &&
+      !/[.:!?;)]$/.test(text) &&
+      !text.startsWith('(') &&
+      !isList(text)
+    );
+  };
+  /** `above` (a line without a price) names the dish whose name goes on in the priced line under it. */
+  const runsOnto = (above: Line, priced: PricedLine): boolean =>
+    priced.label !== '' && (wrapsOnto(above, priced) || hangsUnder(above, priced));
+
   const namesBold = dishLines.filter((p) => p.line.bold).length > dishLines.length / 2;
   const namesCaps = dishLines.filter((p) => p.line.caps > 0.8).length > dishLines.length / 2;
   const ocrPrices = priced.flatMap((p) => (hasPrice(p) ? p.prices : []));
@@ -141,6 +175,15 @@ export const draftMenu = (
   const isHeading = (p: PricedLine): boolean => {
     const { line } = p;
     if (marks.has(p) || neverHeading(line.text) || namesPortions.has(p)) return false;
+    // A name that goes on, indented, in the priced line under it.
+    const following = priced[indexOf.get(p)! + 1];
+    if (
+      following !== undefined &&
+      hasPrice(following) &&
+      following.label !== '' &&
+      hangsUnder(line, following)
+    )
+      return false;
     if (centred.has(p)) return true;
     // Drawn, not written, on a page whose text is written (drawn-lines.ts): display type, a heading when short.
     if (textPages.has(line.page) && line.confidence !== undefined && !hasPrice(p) && words(line.text) <= 8)
@@ -202,13 +245,13 @@ export const draftMenu = (
   const taken = new Set<PricedLine>();
   /**
    * The line at `index` starts a dish name that runs on, line after line (continuesOnto), into the priced line
-   * that ends it (wrapsOnto), within MAX_NAME_LINES: a name, not a description of the dish above.
+   * that ends it (runsOnto), within MAX_NAME_LINES: a name, not a description of the dish above.
    */
   const runsOnToPrice = (index: number): boolean => {
     for (let i = index; i + 1 < priced.length && i + 1 - index < MAX_NAME_LINES; i++) {
       const line = priced[i]!;
       const following = priced[i + 1]!;
-      if (hasPrice(following)) return following.label !== '' && wrapsOnto(line.line, following);
+      if (hasPrice(following)) return runsOnto(line.line, following);
       if (!continuesOnto(line.line, following.line, following.line.width)) return false;
     }
     return false;
@@ -341,7 +384,7 @@ export const draftMenu = (
         looksLikeDescription(p.line, pending.line);
       if (p.label === '' && pending && isBelow(pending.line, p.line)) {
         open = start(pending, pending.line.text, p, ['name read from the line above its price']);
-      } else if (pending && p.label !== '' && wrapsOnto(pending.line, p)) {
+      } else if (pending && runsOnto(pending.line, p)) {
         // Before a description: a line that stops mid-phrase goes on in the next.
         open = start(pending, `${pending.line.text} ${p.label}`, p, ['name joined from two lines']);
       } else if (styledAsDescription && pending) {

@@ -318,6 +318,27 @@ describe('a dish name wrapped onto its price line', () => {
     ]);
   });
 
+  it('joins a dish name that goes on, indented, in the priced line under it', () => {
+    const runs = [
+      aRun('Wonton Soup', 60, 100, { size: 14 }),
+      aRightAligned('3,50 €', 540, 100, { size: 14 }),
+      aRun('Wonton & Egg Drop', 60, 120, { size: 14 }),
+      aRun('Mixed Soup', 90, 140, { size: 14 }),
+      aRightAligned('3,50 €', 540, 140, { size: 14 }),
+      aRun('Egg Drop Soup', 60, 160, { size: 14 }),
+      aRightAligned('2,99 €', 540, 160, { size: 14 }),
+      aRun('All soups come with crackers.', 60, 180, { size: 14 }),
+      aRun('Extra crackers', 90, 200, { size: 14 }),
+      aRightAligned('0,50 €', 540, 200, { size: 14 }),
+    ];
+    expect(names(runs)).toEqual([
+      'Wonton Soup / 350',
+      'Wonton & Egg Drop Mixed Soup / 350',
+      'Egg Drop Soup / 299',
+      'Extra crackers / 50',
+    ]);
+  });
+
   it('does not join a sentence that ends, nor a short line', () => {
     const runs = [
       aRun('Alle Toaste werden mit einem kleinen Salat serviert.', 71, 100, { size: 14 }),

@@ -24,6 +24,7 @@ import {
 } from './paddle/line-recognition';
 import { RecognitionThread, type TensorData } from './paddle/recognition-thread';
 import { detectionInput, type TextBox, textBoxes } from './paddle/text-detection';
+import { shareWork } from './shared-work';
 
 type Ort = typeof import('onnxruntime-node');
 
@@ -217,7 +218,7 @@ export class PaddleRecognizer implements TextRecognizer {
     lines: readonly GrayImage[],
     deadline: number,
   ): Promise<RecognisedLine[]> {
-    const queue = lines.map((_, i) => i).sort((a, b) => lines[b]!.width - lines[a]!.width);
+    const widestFirst = lines.map((_, i) => i).sort((a, b) => lines[b]!.width - lines[a]!.width);
     const read: RecognisedLine[] = new Array(lines.length);
     const here = async (input: TensorData): Promise<TensorData> => {
       const tensor = new models.ort.Tensor('float32', input.data, input.dims);
@@ -225,19 +226,12 @@ export class PaddleRecognizer implements TextRecognizer {
       const result = output[models.recognition.outputNames[0]!]!;
       return { data: result.data as Float32Array, dims: result.dims };
     };
-    const reader = async (run: (input: TensorData) => Promise<TensorData>): Promise<void> => {
-      // Past the deadline the page has failed (within()): the readers stop instead of reading on for nothing.
-      for (let i = queue.shift(); i !== undefined && Date.now() < deadline; i = queue.shift()) {
+    const readWith =
+      (run: (input: TensorData) => Promise<TensorData>) =>
+      async (i: number): Promise<void> => {
         const line = lines[i]!;
         const batch = recognitionBatch([line]);
-        let output: TensorData;
-        try {
-          output = await run({ data: batch.data, dims: [1, 3, LINE_HEIGHT, batch.width] });
-        } catch (error) {
-          if (run === here) throw error;
-          queue.unshift(i);
-          return;
-        }
+        const output = await run({ data: batch.data, dims: [1, 3, LINE_HEIGHT, batch.width] });
         const [, steps, classes] = output.dims as [number, number, number];
         read[i] = decodeLines(
           output.data,
@@ -246,12 +240,15 @@ export class PaddleRecognizer implements TextRecognizer {
           [line.width],
           batch.width,
         )[0]!;
-      }
-    };
+      };
     const thread = lines.length > 1 ? this.recognitionThread(models) : undefined;
-    await Promise.all([reader(here), ...(thread ? [reader((input) => thread.run(input))] : [])]);
-    // A line the thread gave back after this reader had finished.
-    await reader(here);
+    await shareWork(
+      widestFirst,
+      readWith(here),
+      thread ? Promise.resolve(readWith((input) => thread.run(input))) : undefined,
+      // Past the deadline the page has failed (within()): the readers stop instead of reading on for nothing.
+      { stop: () => Date.now() >= deadline },
+    );
     return read;
   }
 

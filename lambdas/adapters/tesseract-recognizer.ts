@@ -15,6 +15,7 @@ import {
 } from '../core/catalog';
 import { within } from './ocr-time-limit';
 import type { LineReader, RecognisedChar, RecognisedLine } from './paddle/line-recognition';
+import { shareWork } from './shared-work';
 
 type TesseractModule = typeof Tesseract;
 
@@ -112,33 +113,25 @@ export class TesseractRecognizer implements TextRecognizer, LineReader {
     const groups = inStacksOf(lines, STACK_LINES).flatMap(stackGroups);
     const helper = groups.length > 1 ? this.helperFor(language) : undefined;
     const read: RecognisedLine[][] = new Array(groups.length);
-    const queue = groups.map((_, i) => i);
-    const readWith = async (reader: Worker, first: boolean): Promise<void> => {
-      for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
+    const readWith =
+      (reader: Worker) =>
+      async (i: number): Promise<void> => {
         const group = groups[i]!;
         const strip = stackLines(group);
-        try {
-          const result = await within(
-            reader.recognize(Buffer.from(toPgm(strip.image)), {}, { blocks: true, text: false }),
-            options.timeoutMs - (Date.now() - started),
-          );
-          read[i] = strip.assign(result.data, group);
-        } catch (error) {
-          if (first) throw error;
-          queue.unshift(i);
-          await this.releaseHelper();
-          return;
-        }
-      }
-    };
+        const result = await within(
+          reader.recognize(Buffer.from(toPgm(strip.image)), {}, { blocks: true, text: false }),
+          options.timeoutMs - (Date.now() - started),
+        );
+        read[i] = strip.assign(result.data, group);
+      };
     try {
       await worker.setParameters({ tessedit_pageseg_mode: tesseract.PSM.SINGLE_BLOCK });
-      await Promise.all([
-        readWith(worker, true),
-        helper?.then((second) => (second ? readWith(second, false) : undefined)),
-      ]);
-      // A page the helper gave back after the first worker had finished.
-      await readWith(worker, true);
+      await shareWork(
+        groups.map((_, i) => i),
+        readWith(worker),
+        helper?.then((second) => (second ? readWith(second) : undefined)),
+        { helperFailed: () => this.releaseHelper() },
+      );
       await worker.setParameters({ tessedit_pageseg_mode: tesseract.PSM.SPARSE_TEXT });
       return read.flat();
     } catch (error) {

@@ -1,0 +1,34 @@
+/**
+ * Items of work (a page's lines, or stacks of them) shared between a first reader and a helper on another
+ * vCPU (paddle-recognizer.ts, tesseract-recognizer.ts): each takes the next item as it finishes one, in the
+ * order given. The helper may still be starting (a promise of it) or absent. The first reader's failure fails
+ * the whole; a helper that fails gives its item back and stops (after `helperFailed`), and the first reader
+ * reads what is left. `stop` ends the reading early (a deadline passed: the caller fails the page).
+ */
+export const shareWork = async (
+  items: readonly number[],
+  first: (item: number) => Promise<void>,
+  helper: Promise<((item: number) => Promise<void>) | undefined> | undefined,
+  options: { readonly helperFailed?: () => Promise<void>; readonly stop?: () => boolean } = {},
+): Promise<void> => {
+  const queue = [...items];
+  const next = (): number | undefined => (options.stop?.() ? undefined : queue.shift());
+  const readAll = async (read: (item: number) => Promise<void>, isHelper: boolean): Promise<void> => {
+    for (let item = next(); item !== undefined; item = next()) {
+      try {
+        await read(item);
+      } catch (error) {
+        if (!isHelper) throw error;
+        queue.unshift(item);
+        await options.helperFailed?.();
+        return;
+      }
+    }
+  };
+  await Promise.all([
+    readAll(first, false),
+    helper?.then((read) => (read ? readAll(read, true) : undefined)),
+  ]);
+  // An item the helper gave back after the first reader had finished.
+  await readAll(first, false);
+};

@@ -1,0 +1,46 @@
+import { shareWork } from '../../../lambdas/adapters/shared-work';
+
+// The work sharing of the two OCR readers (paddle-recognizer.ts, tesseract-recognizer.ts) on fake readers.
+describe('shareWork', () => {
+  const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  it('has each reader take the next item as it finishes one, every item read once', async () => {
+    const by = new Map<number, string>();
+    const reader = (name: string) => async (item: number) => {
+      await tick();
+      by.set(item, name);
+    };
+    await shareWork([0, 1, 2, 3, 4, 5], reader('first'), Promise.resolve(reader('helper')));
+    expect([...by.keys()].sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(new Set(by.values())).toEqual(new Set(['first', 'helper']));
+  });
+
+  it('gives a failed helper item back to the first reader, once the helper has been let go', async () => {
+    const read: number[] = [];
+    const helperFailed = jest.fn(async () => undefined);
+    await shareWork(
+      [0, 1, 2, 3],
+      async (item) => {
+        await tick();
+        read.push(item);
+      },
+      Promise.resolve(async () => {
+        throw new Error('the thread crashed');
+      }),
+      { helperFailed },
+    );
+    expect(read.sort()).toEqual([0, 1, 2, 3]);
+    expect(helperFailed).toHaveBeenCalledTimes(1);
+  });
+
+  it("fails with the first reader's failure, and stops taking items when told to", async () => {
+    await expect(
+      shareWork([0, 1], async () => Promise.reject(new Error('no engine')), undefined),
+    ).rejects.toThrow('no engine');
+    const read: number[] = [];
+    await shareWork([0, 1, 2], async (item) => void read.push(item), undefined, {
+      stop: () => read.length >= 2,
+    });
+    expect(read).toEqual([0, 1]);
+  });
+});

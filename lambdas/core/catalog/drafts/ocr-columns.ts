@@ -46,7 +46,24 @@ const centreY = (r: TextRun): number => r.y + r.height / 2;
 const xAt = (b: Boundary, y: number): number => b.x0 + b.slope * (y - b.y0);
 
 const startsWithWord = (text: string): boolean => /^\p{L}/u.test(text.trim());
-const isPrice = (text: string, currency: string): boolean => /\d/.test(text) && isPriceText(text, currency);
+/**
+ * Whether a text is a price, remembered: the search for a column boundary asks it of the same rows' texts
+ * for every candidate line (on a page of 500 lines, the price grammar was a fifth of the page's drafting).
+ * Bounded, so that a long-lived worker does not keep every text it has seen.
+ */
+const priceTexts = new Map<string, boolean>();
+const PRICE_TEXTS_KEPT = 20_000;
+const isPrice = (text: string, currency: string): boolean => {
+  if (!/\d/.test(text)) return false;
+  const key = `${currency} ${text}`;
+  let known = priceTexts.get(key);
+  if (known === undefined) {
+    if (priceTexts.size >= PRICE_TEXTS_KEPT) priceTexts.clear();
+    known = isPriceText(text, currency);
+    priceTexts.set(key, known);
+  }
+  return known;
+};
 
 const rowGaps = (runs: readonly TextRun[], currency: string): Gap[] => {
   const gaps: Gap[] = [];

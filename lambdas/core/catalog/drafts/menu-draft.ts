@@ -574,30 +574,65 @@ const textRight = (p: PricedLine): number => {
  * price may stand far right), and stopping mid-phrase (a comma, or a last word in lower case, not a full stop
  * or a colon).
  */
-const wrapsOnto = (above: Line, priced: PricedLine): boolean =>
-  continuesOnto(
+const wrapsOnto = (above: Line, priced: PricedLine): boolean => {
+  const continued = startsMidPhrase(priced.label);
+  return continuesOnto(
     above,
     priced.line,
-    // Against the words alone only after a comma: a short description in lower case under a dish is as wide
-    // as the next dish's name (`lemon aioli` / `Bruschetta  8.25`), and no wrapped name.
-    above.text.trim().endsWith(',') ? textRight(priced) - priced.line.x : priced.line.width,
+    // Against the words alone only after a comma or before a word in lower case: a short description in lower
+    // case under a dish is as wide as the next dish's name (`lemon aioli` / `Bruschetta  8.25`), and no wrapped name.
+    above.text.trim().endsWith(',') || continued ? textRight(priced) - priced.line.x : priced.line.width,
+    continued,
   );
+};
+
+/** A text that starts in lower case (`und gemischtem Salatteller`): it goes on from the line above. */
+const startsMidPhrase = (text: string): boolean => /^\p{Ll}{2,}\s/u.test(text.trim());
 
 /** `above` runs on in `below` (wrapsOnto), whose words are `belowWidth` wide. */
-const continuesOnto = (above: Line, below: Line, belowWidth: number): boolean => {
+const continuesOnto = (above: Line, below: Line, belowWidth: number, belowContinues = false): boolean => {
   const text = above.text.trim();
   const last = text.split(/\s+/).at(-1) ?? '';
   return (
     isBelow(above, below) &&
-    sameStyle(above, below) &&
+    (sameStyle(above, below) ||
+      ((endsOnJoiningWord(text) || belowContinues) && closeInStyle(above, below))) &&
     Math.abs(above.x - below.x) <= above.height &&
     above.width >= belowWidth * 0.75 &&
     !(below.caps >= 0.5 && above.caps < 0.3) &&
     !isList(text) &&
     !/[.:!?;)]$/.test(text) &&
-    (text.endsWith(',') || /^\p{Ll}+$/u.test(last))
+    (text.endsWith(',') || /^\p{Ll}+$/u.test(last) || belowContinues)
   );
 };
+
+/**
+ * Words that join what comes after them to what came before (`and`, `oder`, `avec`, `con`…, in the languages
+ * menus are drafted in): a line ending in one stops mid-phrase whatever its look.
+ */
+const JOINING_WORDS = new Set(
+  [
+    'and or with of in on the a an to &',
+    'und oder mit von vom auf im in an am zu zum zur aus',
+    'et ou avec de du des au aux à la le les en sur',
+    'y o con de del en al la el los las',
+    'e o con di del della al alla in',
+    'e ou com de do da no na',
+    'en of met van op in de het',
+  ].flatMap((words) => words.split(' ')),
+);
+const endsOnJoiningWord = (text: string): boolean =>
+  JOINING_WORDS.has((text.split(/\s+/).at(-1) ?? '').toLowerCase());
+
+/**
+ * Sizes within a fifth, same weight and slant: close enough for the lines of one phrase read by OCR, whose
+ * boxes take in descenders and capitals or not (`pochierter … Soße oder` over `Meerrettichrahm,
+ * Bratkartoffeln`: 13 % apart), when the text says the phrase goes on (a joining word, a next line in lower case).
+ */
+const closeInStyle = (a: Line, b: Line): boolean =>
+  Math.abs(a.fontSize - b.fontSize) <= Math.max(a.fontSize, b.fontSize) * 0.2 &&
+  a.bold === b.bold &&
+  a.italic === b.italic;
 
 /** Two lines of one text, the second under the first: one line over both. */
 const joinLines = (first: Line, second: Line): Line => {

@@ -339,6 +339,35 @@ describe('a dish name wrapped onto its price line', () => {
     ]);
   });
 
+  it('joins the lines of a name whose priced line goes on in lower case, OCR line heights apart', () => {
+    // A photographed page: the boxes of one paragraph's lines up to 13 % apart in height (descenders or none).
+    const runs = [
+      aRun('Tagessuppe', 73, 100, ocr(18)),
+      aRightAligned('€ 3,80', 500, 100, ocr(18)),
+      aRun('Bauernsülze mit Frankfurter Grüner Soße', 73, 140, ocr(18.6)),
+      aRun('und Bratkartoffeln', 77, 162, ocr(17)),
+      aRightAligned('€ 7,00', 500, 162, ocr(17)),
+      aRun('pochierter Tafelspitz mit Frankfurter Grüner Soße oder', 71, 200, ocr(19.6)),
+      aRun('Meerrettichrahm, Bratkartoffeln', 75, 225, ocr(17.1)),
+      aRun('und gemischtem Salatteller', 73, 247, ocr(17.4)),
+      aRightAligned('€ 13,60', 500, 247, ocr(17.4)),
+    ];
+    expect(summary(runs, 'EUR').dishes).toEqual([
+      ' / Tagessuppe / 380',
+      ' / Bauernsülze mit Frankfurter Grüner Soße und Bratkartoffeln / 700',
+      ' / pochierter Tafelspitz mit Frankfurter Grüner Soße oder Meerrettichrahm, Bratkartoffeln und gemischtem Salatteller / 1360',
+    ]);
+  });
+
+  it('keeps a lower-case priced description under a shorter name as its description', () => {
+    const runs = [
+      aRun('Fish and Chips', 60, 100, { size: 14 }),
+      aRun('served with fries and tartare sauce', 60, 120, { size: 14 }),
+      aRightAligned('8,50 €', 540, 120, { size: 14 }),
+    ];
+    expect(names(runs)).toEqual(['Fish and Chips / 850']);
+  });
+
   it('does not join a sentence that ends, nor a short line', () => {
     const runs = [
       aRun('Alle Toaste werden mit einem kleinen Salat serviert.', 71, 100, { size: 14 }),

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as ort from 'onnxruntime-node';
-import { fuseModel } from '../../lambdas/adapters/paddle/model-fusion';
+import { fusedSession, fuseModel } from '../../lambdas/adapters/paddle/model-fusion';
 import { type Field, readFields, writeFields } from '../../lambdas/adapters/paddle/protobuf-wire';
 
 // PaddleOCR's models with their hard-swish activations and affine blocks fused (issue 23: seconds per page):
@@ -206,5 +206,33 @@ describe('fuseModel on a small model', () => {
     expect(fuseModel(bytes)).toEqual({ bytes, affine: 0, hardSwish: 0 });
     const truncated = smallModel({ opset: 9 }).subarray(0, 200);
     expect(fuseModel(truncated).bytes).toBe(truncated);
+  });
+});
+
+describe('fusedSession', () => {
+  it('runs the fused model, and the model as shipped when the runtime refuses the fused one', async () => {
+    const model = smallModel({ opset: 11 });
+    const taken: Uint8Array[] = [];
+    const fused = await fusedSession(model, async (bytes) => {
+      taken.push(bytes);
+      return 'session';
+    });
+    expect(fused.model).not.toBe(model);
+    expect(opCounts(fused.model).HardSigmoid).toBe(1);
+    const refused = await fusedSession(model, async (bytes) => {
+      if (bytes !== model) throw new Error('invalid model');
+      return 'session';
+    });
+    expect(refused).toEqual({ session: 'session', model });
+    expect(taken).toHaveLength(1);
+  });
+
+  it('fails only when the model as shipped fails, and tries a model with nothing to fuse once', async () => {
+    const bytes = new TextEncoder().encode('not a model');
+    const create = jest.fn(async () => {
+      throw new Error('no model');
+    });
+    await expect(fusedSession(bytes, create)).rejects.toThrow('no model');
+    expect(create).toHaveBeenCalledTimes(1);
   });
 });

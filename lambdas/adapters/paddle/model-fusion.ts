@@ -339,3 +339,23 @@ const fuse = (bytes: Uint8Array): { bytes: Uint8Array; hardSwish: number; affine
   const newModel = model.map((f, i) => (i === graphIndex ? messageField(MODEL_GRAPH, newGraph) : f));
   return { bytes: writeFields(newModel), hardSwish, affine };
 };
+
+/**
+ * A session of the fused model, or of the model as shipped when the runtime will not take the fused one (a
+ * model version whose graph the rewrite misjudged): fusion may make OCR faster, never make it fail. Returns
+ * the model the session runs (the recognition thread loads the same).
+ */
+export const fusedSession = async <Session>(
+  bytes: Uint8Array,
+  create: (model: Uint8Array) => Promise<Session>,
+): Promise<{ session: Session; model: Uint8Array }> => {
+  const fused = fuseModel(bytes).bytes;
+  if (fused !== bytes) {
+    try {
+      return { session: await create(fused), model: fused };
+    } catch {
+      // The model as shipped, below.
+    }
+  }
+  return { session: await create(bytes), model: bytes };
+};

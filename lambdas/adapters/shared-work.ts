@@ -19,16 +19,19 @@ export const shareWork = async (
 ): Promise<void> => {
   const queue = [...items];
   const next = (): number | undefined => (options.stop?.() ? undefined : queue.shift());
-  let helperFailed = false;
+  /** The helper has failed: none of its lanes takes another item (one it took would be lost). */
+  let helperGone = false;
   const readAll = async (read: (item: number) => Promise<void>, isHelper: boolean): Promise<void> => {
-    for (let item = next(); item !== undefined && !(isHelper && helperFailed); item = next()) {
+    while (!(isHelper && helperGone)) {
+      const item = next();
+      if (item === undefined) return;
       try {
         await read(item);
       } catch (error) {
         if (!isHelper) throw error;
         queue.unshift(item);
-        if (!helperFailed) {
-          helperFailed = true;
+        if (!helperGone) {
+          helperGone = true;
           await options.helperFailed?.();
         }
         return;

@@ -89,4 +89,27 @@ describe('shareWork', () => {
     expect(read.sort()).toEqual([0, 1, 2, 3, 4]);
     expect(helperFailed).toHaveBeenCalledTimes(1);
   });
+
+  it("loses no item when one of the helper's lanes fails while another is reading", async () => {
+    const read: number[] = [];
+    let calls = 0;
+    await shareWork(
+      [0, 1, 2, 3, 4, 5],
+      async (item) => {
+        await tick();
+        await tick();
+        await tick();
+        read.push(item);
+      },
+      Promise.resolve(async (item: number) => {
+        const call = calls++;
+        await tick();
+        if (call === 0) throw new Error('the thread crashed');
+        await tick();
+        read.push(item);
+      }),
+      { helperDepth: 2 },
+    );
+    expect(read.sort()).toEqual([0, 1, 2, 3, 4, 5]);
+  });
 });

@@ -25,9 +25,9 @@ export const isBelow = (above: Line, below: Line): boolean =>
   below.y >= above.y + above.height * 0.5 &&
   below.y - (above.y + above.height) <= Math.max(above.height, below.height) * 1.1;
 
-/** Same size (within 8 %), weight and slant: lines of one paragraph. */
-export const sameStyle = (a: Line, b: Line): boolean =>
-  Math.abs(a.fontSize - b.fontSize) <= Math.max(a.fontSize, b.fontSize) * 0.08 &&
+/** Same size (within `sizeTolerance`, 8 % unless told), weight and slant: lines of one paragraph. */
+export const sameStyle = (a: Line, b: Line, sizeTolerance = 0.08): boolean =>
+  Math.abs(a.fontSize - b.fontSize) <= Math.max(a.fontSize, b.fontSize) * sizeTolerance &&
   a.bold === b.bold &&
   a.italic === b.italic;
 

@@ -596,7 +596,7 @@ const continuesOnto = (above: Line, below: Line, belowWidth: number, belowContin
   return (
     isBelow(above, below) &&
     (sameStyle(above, below) ||
-      ((endsOnJoiningWord(text) || belowContinues) && closeInStyle(above, below))) &&
+      ((endsOnJoiningWord(text) || belowContinues) && sameStyle(above, below, PHRASE_SIZE_TOLERANCE))) &&
     Math.abs(above.x - below.x) <= above.height &&
     above.width >= belowWidth * 0.75 &&
     !(below.caps >= 0.5 && above.caps < 0.3) &&
@@ -625,14 +625,11 @@ const endsOnJoiningWord = (text: string): boolean =>
   JOINING_WORDS.has((text.split(/\s+/).at(-1) ?? '').toLowerCase());
 
 /**
- * Sizes within a fifth, same weight and slant: close enough for the lines of one phrase read by OCR, whose
- * boxes take in descenders and capitals or not (`pochierter … Soße oder` over `Meerrettichrahm,
- * Bratkartoffeln`: 13 % apart), when the text says the phrase goes on (a joining word, a next line in lower case).
+ * Sizes within a fifth are close enough for the lines of one phrase read by OCR, whose boxes take in
+ * descenders and capitals or not (`pochierter … Soße oder` over `Meerrettichrahm, Bratkartoffeln`: 13 %
+ * apart), when the text says the phrase goes on (a joining word, a next line in lower case).
  */
-const closeInStyle = (a: Line, b: Line): boolean =>
-  Math.abs(a.fontSize - b.fontSize) <= Math.max(a.fontSize, b.fontSize) * 0.2 &&
-  a.bold === b.bold &&
-  a.italic === b.italic;
+const PHRASE_SIZE_TOLERANCE = 0.2;
 
 /** Two lines of one text, the second under the first: one line over both. */
 const joinLines = (first: Line, second: Line): Line => {

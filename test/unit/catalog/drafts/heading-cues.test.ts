@@ -380,3 +380,39 @@ describe('a dish name wrapped onto its price line', () => {
     expect(names(runs)).toEqual(['Schinken-Toast / 650', 'Funghi / 850']);
   });
 });
+
+describe('a bare number where the prices stand', () => {
+  // OCR lost a price's dollar sign and decimals (`$5.00` read `5`), and the number is stuck to the name.
+  const menu = (lost: string) => [
+    aRun('Sides', 60, 100, ocr(34)),
+    aRun('Curly Fries', 60, 150, ocr(28)),
+    aRightAligned('$3.50', 560, 150, ocr(28)),
+    aRun('Onion Rings', 60, 190, ocr(28)),
+    aRightAligned('$5.00', 560, 190, ocr(28)),
+    aRun('Roasted Brussels Sprouts and Bacon', 60, 230, ocr(28)),
+    aRightAligned(lost, 560, 230, ocr(28)),
+    aRun('French Fries', 60, 270, ocr(28)),
+    aRightAligned('$3.50', 560, 270, ocr(28)),
+    aRun('Chicken Tenders', 60, 310, ocr(28)),
+    aRightAligned('$6.75', 560, 310, ocr(28)),
+  ];
+
+  it('is a price of the dish, in doubt, not a heading over the dishes under it', () => {
+    const { dishes } = summary(menu('5'), 'USD');
+    expect(dishes).toEqual([
+      'Sides / Curly Fries / 350',
+      'Sides / Onion Rings / 500',
+      'Sides / Roasted Brussels Sprouts and Bacon / 500',
+      'Sides / French Fries / 350',
+      'Sides / Chicken Tenders / 675',
+    ]);
+  });
+
+  it('is not a price when it stands right after the name, far from the prices', () => {
+    const runs = [
+      ...menu('$4.00').filter((r) => r.text !== 'Roasted Brussels Sprouts and Bacon' && r.text !== '$4.00'),
+      aRun('Chicken 65', 60, 230, ocr(28)),
+    ];
+    expect(summary(runs, 'USD').dishes).not.toContain('Sides / Chicken / 6500');
+  });
+});

@@ -76,7 +76,7 @@ const MIN_LINE_CONFIDENCE = 0.5;
 
 /**
  * A model file's bytes, read once a process: the job worker makes an OCR engine for each job, and the same
- * bytes let it reuse what was made of them (fusion, quantisation: a second or so of CPU) in later jobs.
+ * bytes let it reuse what was made of them (fusion and quantisation: ~0.3 s of CPU) in later jobs.
  */
 const modelFiles = new Map<string, Promise<Uint8Array>>();
 const modelBytes = (path: string): Promise<Uint8Array> => {

@@ -129,6 +129,8 @@ export const parsePgm = (bytes: Uint8Array): GrayImage | undefined => {
  */
 export class PaddleRecognizer implements TextRecognizer {
   readonly scalesItself = true;
+  /** Names and far-right prices are boxed apart: on an askew page they would sit a line apart. */
+  readonly straightensItself = false;
   private models: Promise<Models> | undefined;
   private thread: RecognitionThread | undefined;
   private readonly require: NodeJS.Require;

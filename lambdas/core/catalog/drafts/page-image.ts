@@ -57,17 +57,22 @@ export const orientationOf = (tag: number | undefined): Orientation => {
 export const OCR_NATIVE_FORMATS: readonly PhotoFormat[] = ['jpeg', 'png', 'webp'];
 
 /**
- * Whether a photo must be decoded (and turned, scaled) before OCR, or goes to Tesseract as it is: a format
- * Tesseract does not read, an EXIF orientation other than upright (Tesseract ignores it), or more pixels than
- * the first read takes (a 12 MP phone photo: read whole it takes twice the time and memory). A small
- * upright JPEG, PNG or WebP goes as it is: measured with `npm run bench:drafts`, Tesseract reads those as
- * well or better straight from the file (its own binarisation of the colour image).
+ * Whether a photo must be decoded (and turned, scaled, straightened) before OCR, or goes to the engine as it
+ * is: a format Tesseract does not read, an EXIF orientation other than upright (Tesseract ignores it), more
+ * pixels than the first read takes (a 12 MP phone photo: read whole it takes twice the time and memory), or
+ * an engine that does not straighten a slightly askew page itself (`straightensItself` false). A small
+ * upright JPEG, PNG or WebP goes to Tesseract as it is: measured with `npm run bench:drafts`, Tesseract reads
+ * those as well or better straight from the file (its own binarisation of the colour image).
  */
-export const needsDecoding = (photo: {
-  readonly format: PhotoFormat;
-  readonly pixels: number;
-  readonly orientation?: number;
-}): boolean =>
+export const needsDecoding = (
+  photo: {
+    readonly format: PhotoFormat;
+    readonly pixels: number;
+    readonly orientation?: number;
+  },
+  engineStraightens = true,
+): boolean =>
+  !engineStraightens ||
   !OCR_NATIVE_FORMATS.includes(photo.format) ||
   (photo.orientation !== undefined && photo.orientation !== 1) ||
   photo.pixels > FIRST_READ_PIXELS;

@@ -75,6 +75,13 @@ export interface TextRecognizer {
    */
   readonly scalesItself?: boolean;
   /**
+   * False when the engine reads a slightly askew page as it is: Tesseract finds its text lines at a small
+   * tilt, but an engine that boxes a name and its far-right price apart (PaddleOCR) sees the price a line
+   * higher or lower, so every page goes through the image decoder to be straightened first (read-image.ts).
+   * Undefined is true.
+   */
+  readonly straightensItself?: boolean;
+  /**
    * Reads one JPEG, PNG, WebP or PGM image in the given OCR languages (`eng`, `fra`: ocr-languages.ts).
    * Rejects with an `OcrError` (below) when it cannot, or when it takes longer than `timeoutMs`.
    */

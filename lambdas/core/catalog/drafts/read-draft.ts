@@ -170,7 +170,7 @@ export const draftSource = async (
         languages,
         timeoutMs: limits.ocrPageTimeoutMs,
         maxOcrPixels: limits.maxOcrPixels,
-        decode: needsDecoding(photo),
+        decode: needsDecoding(photo, deps.recognizer.straightensItself !== false),
       },
     );
   };

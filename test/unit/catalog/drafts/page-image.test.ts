@@ -64,6 +64,12 @@ describe('which photos are decoded before OCR', () => {
     expect(needsDecoding({ format: 'png', pixels: FIRST_READ_PIXELS })).toBe(false);
     expect(needsDecoding({ format: 'webp', pixels: 2e6 })).toBe(false);
   });
+
+  it('decodes every photo for an engine that does not straighten an askew page itself', () => {
+    expect(needsDecoding({ format: 'jpeg', pixels: 1.9e6, orientation: 1 }, false)).toBe(true);
+    expect(needsDecoding({ format: 'png', pixels: 0.3e6 }, false)).toBe(true);
+    expect(needsDecoding({ format: 'png', pixels: 0.3e6 }, true)).toBe(false);
+  });
 });
 
 describe('the size a photo is read at', () => {

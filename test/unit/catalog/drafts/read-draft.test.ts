@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { CanvasImageDecoder } from '../../../../lambdas/adapters/canvas-image-decoder';
 import type { OcrPage, TextRecognizer } from '../../../../lambdas/core/catalog';
 import { OcrError } from '../../../../lambdas/core/catalog/drafts/ports';
 import {
@@ -135,6 +136,47 @@ describe('draftSource', () => {
     const spanish = await draft(photo, 'image', { recognizer: reader }, 'es_es');
     expect(reader.calls).toEqual([{ languages: ['spa'], timeoutMs: expect.any(Number) }]);
     expect(spanish.warnings.map((w) => w.message).filter((m) => m.startsWith('no OCR data'))).toEqual([]);
+  });
+
+  it('straightens a small, slightly askew photo first for an engine that does not straighten it itself', async () => {
+    // PaddleOCR boxes a name and its far-right price apart: 1.5° askew, the price sits a line higher.
+    const photo = await menuPhoto(CORPUS[0]!, { scale: 0.5, rotation: 1.5, format: 'png' });
+    const handed = async (straightensItself?: boolean) => {
+      const images: Uint8Array[] = [];
+      const recognizer = Object.assign(new ScriptedRecognizer(PHOTO_WORDS), {
+        ...(straightensItself === undefined ? {} : { straightensItself }),
+        recognize: async (image: Uint8Array) => {
+          images.push(image);
+          return PHOTO_WORDS;
+        },
+      });
+      const formats: string[] = [];
+      const turns: number[] = [];
+      const decoder = {
+        decode: async (bytes: Uint8Array, format: string) => {
+          formats.push(format);
+          const decoded = (await new CanvasImageDecoder().decode(bytes, format as 'png'))!;
+          const render = decoded.render.bind(decoded);
+          return Object.assign(decoded, {
+            render: (options: Parameters<typeof render>[0]) => {
+              turns.push(options.degrees);
+              return render(options);
+            },
+          });
+        },
+      };
+      await draft(photo, 'image', { recognizer, decoder });
+      return { images, formats, turns };
+    };
+    const leveled = await handed(false);
+    expect(leveled.formats).toEqual(['png']);
+    // The page read is a PGM rendered turned back by the tilt found.
+    expect(Buffer.from(leveled.images[0]!.subarray(0, 2)).toString('latin1')).toBe('P5');
+    expect(Math.abs(leveled.turns.at(-1)!)).toBeGreaterThan(1);
+    // An engine that straightens pages itself (Tesseract) gets the small photo as it is.
+    const asItIs = await handed(undefined);
+    expect(asItIs.formats).toEqual([]);
+    expect(asItIs.images[0]).toEqual(new Uint8Array(photo));
   });
 
   it('turns OCR failures, missing engines, huge and undecodable images into warnings', async () => {

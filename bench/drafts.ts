@@ -195,6 +195,9 @@ const score = (spec: MenuSpec, items: readonly DraftItem[]) => {
 const counting = (inner: TextRecognizer): TextRecognizer & { reads: number } => {
   const counted = {
     reads: 0,
+    // What the engine does itself decides how pages are prepared for it (read-image.ts).
+    ...(inner.scalesItself === undefined ? {} : { scalesItself: inner.scalesItself }),
+    ...(inner.straightensItself === undefined ? {} : { straightensItself: inner.straightensItself }),
     recognize: (image: Uint8Array, options: Parameters<TextRecognizer['recognize']>[1]) => {
       counted.reads++;
       return inner.recognize(image, options);

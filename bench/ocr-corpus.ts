@@ -253,11 +253,15 @@ const runEngine = async (
           languages,
           timeoutMs: TIMEOUT_MS,
           maxOcrPixels: DRAFT_LIMITS.maxOcrPixels,
-          decode: needsDecoding({
-            format,
-            pixels: (size.width ?? 0) * (size.height ?? 0),
-            orientation: size.orientation,
-          }),
+          // As the job worker decides (read-draft.ts): an engine that does not straighten gets every photo so.
+          decode: needsDecoding(
+            {
+              format,
+              pixels: (size.width ?? 0) * (size.height ?? 0),
+              orientation: size.orientation,
+            },
+            deps.recognizer.straightensItself !== false,
+          ),
         });
         lines.push(...pageLines(reading.page));
       } catch (error) {

@@ -233,8 +233,14 @@ export const draftMenu = (
     (p) => Math.abs(p.line.fontSize - (headingSizes[0] ?? 0)) <= (headingSizes[0] ?? 0) * tolerance,
   );
   const title =
-    headingSizes.length >= 2 && top.length === 1 && priced.indexOf(top[0]!) < firstDish ? top[0] : undefined;
-  if (title) headingSizes = headingSizes.slice(1);
+    headingSizes.length >= 2 && top.length === 1 && priced.indexOf(top[0]!) < firstDish
+      ? top[0]
+      : titleOverSections(headingLines, priced, firstDish, tolerance);
+  if (title)
+    headingSizes = levelsOf(
+      headingLines.filter((p) => p !== title).map((p) => p.line.fontSize),
+      tolerance,
+    );
   const items: DraftItem[] = [];
   const warnings: DraftWarning[] = [];
   const unplaced: Line[] = [];
@@ -768,6 +774,31 @@ const isHeadingCell = (
     (runs.every((r) => r.bold) && !namesBold) ||
     (caps && !namesCaps)
   );
+};
+
+/**
+ * The menu's title when OCR measured it less than a level apart from the largest section heading (`Trattoria
+ * Roma` 41 px, `Dolci` 34 px, `Antipasti` 31 px: one level at 20 %): the first heading, before any dish, with
+ * a section heading between it and the first dish, larger than every other heading by half a level's
+ * tolerance. A section heading whose dishes follow it at once is never taken for it.
+ */
+const titleOverSections = (
+  headings: readonly PricedLine[],
+  priced: readonly PricedLine[],
+  firstDish: number,
+  tolerance: number,
+): PricedLine | undefined => {
+  const [first, ...others] = headings;
+  if (!first || others.length === 0 || firstDish < 0) return undefined;
+  const at = priced.indexOf(first);
+  const sectionBefore = others.some((h) => {
+    const i = priced.indexOf(h);
+    return i > at && i < firstDish;
+  });
+  const largestOther = Math.max(...others.map((h) => h.line.fontSize));
+  return at < firstDish && sectionBefore && first.line.fontSize >= largestOther * (1 + tolerance / 2)
+    ? first
+    : undefined;
 };
 
 /** Distinct heading sizes (within `tolerance`), largest first: level 0 is the outermost category. */

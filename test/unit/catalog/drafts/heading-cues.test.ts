@@ -416,3 +416,44 @@ describe('a bare number where the prices stand', () => {
     expect(summary(runs, 'USD').dishes).not.toContain('Sides / Chicken / 6500');
   });
 });
+
+describe("the menu's title, measured by OCR", () => {
+  const section = (name: string, y: number, size: number, dishes: [string, string][]) => [
+    aRun(name, 60, y, ocr(size)),
+    ...dishes.flatMap(([dish, price], i) => [
+      aRun(dish, 60, y + 45 + i * 40, ocr(23)),
+      aRightAligned(price, 560, y + 45 + i * 40, ocr(23)),
+    ]),
+  ];
+
+  it('names no category when it is less than a level taller than the largest section heading', () => {
+    // Section headings 30-34 px and a 41 px title: one level at OCR's 20 % tolerance.
+    const runs = [
+      aRun('Trattoria Roma', 200, 40, ocr(41)),
+      ...section('Antipasti', 120, 31, [
+        ['Garlic Bread', '$5.50'],
+        ['Bruschetta', '$8.25'],
+      ]),
+      ...section('Pasta', 280, 30, [['Penne Arrabbiata', '$14.00']]),
+      ...section('Dolci', 400, 34, [['Tiramisu', '$8.00']]),
+    ];
+    expect(summary(runs, 'USD').dishes).toEqual([
+      'Antipasti / Garlic Bread / 550',
+      'Antipasti / Bruschetta / 825',
+      'Pasta / Penne Arrabbiata / 1400',
+      'Dolci / Tiramisu / 800',
+    ]);
+  });
+
+  it('keeps a taller first section heading whose dishes follow it at once as their category', () => {
+    // 36 px over 31: as much taller as the title above, but no section heading comes between it and a dish.
+    const runs = [
+      ...section('Antipasti', 40, 36, [['Garlic Bread', '$5.50']]),
+      ...section('Pasta', 200, 31, [['Penne Arrabbiata', '$14.00']]),
+    ];
+    expect(summary(runs, 'USD').dishes).toEqual([
+      'Antipasti / Garlic Bread / 550',
+      'Pasta / Penne Arrabbiata / 1400',
+    ]);
+  });
+});

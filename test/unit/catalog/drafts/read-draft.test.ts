@@ -141,7 +141,7 @@ describe('draftSource', () => {
   it('straightens a small, slightly askew photo first for an engine that does not straighten it itself', async () => {
     // PaddleOCR boxes a name and its far-right price apart: 1.5° askew, the price sits a line higher.
     const photo = await menuPhoto(CORPUS[0]!, { scale: 0.5, rotation: 1.5, format: 'png' });
-    const handed = async (straightensItself?: boolean) => {
+    const handed = async (straightensItself: boolean | undefined, pdfPage = false) => {
       const images: Uint8Array[] = [];
       const recognizer = Object.assign(new ScriptedRecognizer(PHOTO_WORDS), {
         ...(straightensItself === undefined ? {} : { straightensItself }),
@@ -165,7 +165,9 @@ describe('draftSource', () => {
           });
         },
       };
-      await draft(photo, 'image', { recognizer, decoder });
+      const rasterizer = { rasterize: async () => new Uint8Array(photo), release: async () => {} };
+      const source = pdfPage ? await scannedPdf(photo) : photo;
+      await draft(source, pdfPage ? 'pdf' : 'image', { recognizer, decoder, rasterizer });
       return { images, formats, turns };
     };
     const leveled = await handed(false);
@@ -177,6 +179,11 @@ describe('draftSource', () => {
     const asItIs = await handed(undefined);
     expect(asItIs.formats).toEqual([]);
     expect(asItIs.images[0]).toEqual(new Uint8Array(photo));
+    // A PDF page drawn here goes as it is to either engine: decoded, a weak page would be read turned three
+    // more ways.
+    const drawnPage = await handed(false, true);
+    expect(drawnPage.formats).toEqual([]);
+    expect(drawnPage.images[0]).toEqual(new Uint8Array(photo));
   });
 
   it('turns OCR failures, missing engines, huge and undecodable images into warnings', async () => {

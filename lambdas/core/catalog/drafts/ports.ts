@@ -77,7 +77,7 @@ export interface TextRecognizer {
   /**
    * False when the engine reads a slightly askew page as it is: Tesseract finds its text lines at a small
    * tilt, but an engine that boxes a name and its far-right price apart (PaddleOCR) sees the price a line
-   * higher or lower, so every page goes through the image decoder to be straightened first (read-image.ts).
+   * higher or lower, so every photo goes through the image decoder to be straightened first (read-draft.ts).
    * Undefined is true.
    */
   readonly straightensItself?: boolean;

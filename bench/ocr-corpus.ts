@@ -260,7 +260,7 @@ const runEngine = async (
               pixels: (size.width ?? 0) * (size.height ?? 0),
               orientation: size.orientation,
             },
-            deps.recognizer.straightensItself !== false,
+            deps.recognizer,
           ),
         });
         lines.push(...pageLines(reading.page));

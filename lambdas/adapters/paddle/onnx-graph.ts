@@ -12,16 +12,16 @@ const utf8 = new TextEncoder();
 
 export const bytesOf = (field: Field | undefined): Uint8Array | undefined =>
   field && field.value instanceof Uint8Array ? field.value : undefined;
-export const stringOf = (field: Field | undefined): string | undefined => {
+const stringOf = (field: Field | undefined): string | undefined => {
   const value = bytesOf(field);
   return value ? text.decode(value) : undefined;
 };
-export const stringField = (number: number, value: string): Field => ({
+const stringField = (number: number, value: string): Field => ({
   number,
   wire: 2,
   value: utf8.encode(value),
 });
-export const messageField = (number: number, fields: readonly Field[]): Field => ({
+const messageField = (number: number, fields: readonly Field[]): Field => ({
   number,
   wire: 2,
   value: writeFields(fields),
@@ -37,11 +37,11 @@ const OPSET_VERSION = 2;
 const GRAPH_NODE = 1;
 const GRAPH_INITIALIZER = 5;
 const GRAPH_OUTPUT = 12;
-export const NODE_INPUT = 1;
-export const NODE_OUTPUT = 2;
-export const NODE_OP_TYPE = 4;
+const NODE_INPUT = 1;
+const NODE_OUTPUT = 2;
+const NODE_OP_TYPE = 4;
 export const NODE_ATTRIBUTE = 5;
-export const NODE_DOMAIN = 7;
+const NODE_DOMAIN = 7;
 const ATTRIBUTE_NAME = 1;
 const ATTRIBUTE_FLOAT = 2;
 const ATTRIBUTE_INT = 3;
@@ -61,7 +61,7 @@ const TYPE_TENSOR = 1;
 const TYPE_TENSOR_ELEMENT = 1;
 
 /** TensorProto data types used here. */
-export const DATA_TYPE = { float: 1n, uint8: 2n, int8: 3n, int32: 6n } as const;
+const DATA_TYPE = { float: 1n, uint8: 2n, int8: 3n, int32: 6n } as const;
 
 export interface Node {
   readonly fields: readonly Field[];
@@ -76,7 +76,7 @@ export interface FloatTensor {
   readonly values: Float32Array;
 }
 
-export const nodeOf = (bytes: Uint8Array): Node => {
+const nodeOf = (bytes: Uint8Array): Node => {
   const fields = readFields(bytes);
   const domain = stringOf(fields.find((f) => f.number === NODE_DOMAIN)) ?? '';
   const op = stringOf(fields.find((f) => f.number === NODE_OP_TYPE)) ?? '';
@@ -107,7 +107,7 @@ export const newNode = (
   outputs,
 });
 
-export const floatsOf = (bytes: Uint8Array): Float32Array => {
+const floatsOf = (bytes: Uint8Array): Float32Array => {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const values = new Float32Array(Math.floor(bytes.length / 4));
   for (let i = 0; i < values.length; i++) values[i] = view.getFloat32(i * 4, true);

@@ -70,9 +70,9 @@ export const needsDecoding = (
     readonly pixels: number;
     readonly orientation?: number;
   },
-  engineStraightens = true,
+  engine: { readonly straightensItself?: boolean } = {},
 ): boolean =>
-  !engineStraightens ||
+  engine.straightensItself === false ||
   !OCR_NATIVE_FORMATS.includes(photo.format) ||
   (photo.orientation !== undefined && photo.orientation !== 1) ||
   photo.pixels > FIRST_READ_PIXELS;

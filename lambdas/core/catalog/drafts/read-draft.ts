@@ -161,11 +161,11 @@ export const draftSource = async (
   const runs: TextRun[] = [];
   const { languages, exact } = ocrLanguages(input.language);
   /**
-   * `drawn`: a PDF page drawn here. It goes to the OCR as before whatever the engine: its skew is the scan's,
+   * `pdfPage`: a PDF page drawn here. It goes to the OCR as before whatever the engine: its skew is the scan's,
    * and decoding it would also read a weak page (a cover with three words) turned every other way — for
    * Paddle, three more reads of a 6 MP page (measured +0.65 s a page on a scanned PDF, no dish gained).
    */
-  const ocr = async (image: Uint8Array, photo: Photo, drawn = false): Promise<PageReading> => {
+  const ocr = async (image: Uint8Array, photo: Photo, pdfPage = false): Promise<PageReading> => {
     if (!deps.recognizer) throw new OcrError('no OCR engine in this runtime', 'unavailable');
     return readPageImage(
       image,
@@ -175,7 +175,7 @@ export const draftSource = async (
         languages,
         timeoutMs: limits.ocrPageTimeoutMs,
         maxOcrPixels: limits.maxOcrPixels,
-        decode: needsDecoding(photo, drawn || deps.recognizer.straightensItself !== false),
+        decode: needsDecoding(photo, pdfPage ? {} : deps.recognizer),
       },
     );
   };
@@ -285,7 +285,7 @@ interface Collected {
 const readPdf = async (
   input: DraftSourceInput,
   limits: DraftLimits,
-  ocr: (image: Uint8Array, photo: Photo, drawn: boolean) => Promise<PageReading>,
+  ocr: (image: Uint8Array, photo: Photo, pdfPage: boolean) => Promise<PageReading>,
   { rasterizer, decoder }: Pick<DraftDeps, 'rasterizer' | 'decoder'>,
   out: Collected,
   drawn: (page: number, text: PageText) => Promise<TextRun[]>,

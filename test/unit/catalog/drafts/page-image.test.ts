@@ -66,9 +66,11 @@ describe('which photos are decoded before OCR', () => {
   });
 
   it('decodes every photo for an engine that does not straighten an askew page itself', () => {
-    expect(needsDecoding({ format: 'jpeg', pixels: 1.9e6, orientation: 1 }, false)).toBe(true);
-    expect(needsDecoding({ format: 'png', pixels: 0.3e6 }, false)).toBe(true);
-    expect(needsDecoding({ format: 'png', pixels: 0.3e6 }, true)).toBe(false);
+    expect(
+      needsDecoding({ format: 'jpeg', pixels: 1.9e6, orientation: 1 }, { straightensItself: false }),
+    ).toBe(true);
+    expect(needsDecoding({ format: 'png', pixels: 0.3e6 }, { straightensItself: false })).toBe(true);
+    expect(needsDecoding({ format: 'png', pixels: 0.3e6 }, { straightensItself: true })).toBe(false);
   });
 });
 

@@ -4,7 +4,8 @@
  *
  * Every image, and every page of a PDF that OCR reads or should read (scanned pages, a page drawn as
  * outlines; only the pages `truth.json` transcribes), goes through each OCR engine named in `--engines`,
- * exactly as the job worker hands it over (read-image.ts: decoded, turned, straightened, scaled). Per file it
+ * exactly as the job worker hands it over (a photo as read-image.ts does: decoded, turned, straightened,
+ * scaled as the engine needs; a PDF page as drawn, read-draft.ts). Per file it
  * reports the share of the truth's dishes whose name appears in the recognised text (fuzzy, as the corpus'
  * score.mjs compares names: similarity ≥ 0.85 over a window of words of one line, or of two lines for a
  * wrapped name) and the share whose name and every price appear (the price as a number on the name's line
@@ -29,8 +30,8 @@ import { PaddleRecognizer } from '../lambdas/adapters/paddle-recognizer';
 import { PdfPageRasterizer } from '../lambdas/adapters/pdf-page-rasterizer';
 import { TesseractRecognizer } from '../lambdas/adapters/tesseract-recognizer';
 import { ocrLanguages } from '../lambdas/core/catalog/drafts/ocr';
-import { needsDecoding } from '../lambdas/core/catalog/drafts/page-image';
-import type { OcrPage } from '../lambdas/core/catalog/drafts/ports';
+import { needsDecoding, toPgm } from '../lambdas/core/catalog/drafts/page-image';
+import type { GrayImage, OcrPage } from '../lambdas/core/catalog/drafts/ports';
 import { DRAFT_LIMITS } from '../lambdas/core/catalog/drafts/read-draft';
 import { type PageImageDeps, readPageImage } from '../lambdas/core/catalog/drafts/read-image';
 import { currencyDecimals } from '../lambdas/core/catalog/money';
@@ -212,22 +213,25 @@ export const scoreLines = (
 };
 
 /** The pages OCR reads in a file: the image itself, or the PDF's pages that truth.json scores. */
+/** A photo as sent, or a PDF page as drawn (which the job worker hands to the engine as it is: read-draft.ts). */
+type OcrInput = { image: Uint8Array; format: 'png' | 'jpeg' | 'webp' } | { page: GrayImage };
+
 const ocrInputs = async (
   bytes: Uint8Array,
   truth: TruthFile,
   rasterizer: PdfPageRasterizer,
-): Promise<{ image: Uint8Array; format: 'png' | 'jpeg' | 'webp' }[]> => {
+): Promise<OcrInput[]> => {
   if (truth.kind === 'image') {
     const format = sniffPhotoFormat(bytes);
     if (format !== 'png' && format !== 'jpeg' && format !== 'webp') throw new Error(`unexpected ${format}`);
     return [{ image: bytes, format }];
   }
   const pages = truth.scored_pages ?? Array.from({ length: truth.pages }, (_, i) => i + 1);
-  const images = [];
+  const images: OcrInput[] = [];
   for (const page of pages) {
-    const png = await rasterizer.rasterize(bytes, page, { maxPixels: DRAFT_LIMITS.rasterPixels });
-    if (!png) throw new Error('no canvas to draw PDF pages');
-    images.push({ image: png, format: 'png' as const });
+    const drawn = await rasterizer.rasterize(bytes, page, { maxPixels: DRAFT_LIMITS.rasterPixels });
+    if (!drawn) throw new Error('no canvas to draw PDF pages');
+    images.push({ page: drawn });
   }
   await rasterizer.release();
   return images;
@@ -235,7 +239,7 @@ const ocrInputs = async (
 
 const runEngine = async (
   name: OcrEngineName,
-  inputs: readonly { image: Uint8Array; format: 'png' | 'jpeg' | 'webp' }[],
+  inputs: readonly OcrInput[],
   truth: TruthFile,
   scorer: Scorer,
 ): Promise<EngineResult> => {
@@ -246,9 +250,18 @@ const runEngine = async (
   const started = performance.now();
   const cpu = process.cpuUsage();
   try {
-    for (const { image, format } of inputs) {
-      const size = imageSize(image);
+    for (const input of inputs) {
       try {
+        if ('page' in input) {
+          const page = await deps.recognizer.recognize(toPgm(input.page), {
+            languages,
+            timeoutMs: TIMEOUT_MS,
+          });
+          lines.push(...pageLines(page));
+          continue;
+        }
+        const { image, format } = input;
+        const size = imageSize(image);
         const reading = await readPageImage(image, format, deps, {
           languages,
           timeoutMs: TIMEOUT_MS,

@@ -3,6 +3,7 @@ import type heicDecode from 'heic-decode';
 import * as UTIF from 'utif2';
 import type { DecodedImage, GrayImage, ImageDecoder, PhotoFormat, QuarterTurns } from '../core/catalog';
 import { OcrError, orientationOf } from '../core/catalog';
+import { grayOf } from './canvas-gray';
 
 type Canvas = typeof import('@napi-rs/canvas');
 type Picture = Image | CanvasElement;
@@ -155,12 +156,7 @@ class CanvasPicture implements DecodedImage {
     context.rotate(radians);
     context.scale(options.scale, options.scale);
     context.drawImage(picture, -this.width / 2, -this.height / 2);
-    const rgba = context.getImageData(0, 0, width, height).data;
-    const pixels = new Uint8Array(width * height);
-    // Luma (ITU-R BT.601) in integers: what Leptonica would compute from the colour image.
-    for (let i = 0, j = 0; j < pixels.length; i += 4, j++)
-      pixels[j] = (rgba[i]! * 77 + rgba[i + 1]! * 150 + rgba[i + 2]! * 29) >> 8;
-    return { width, height, pixels };
+    return grayOf(context.getImageData(0, 0, width, height).data, width, height);
   }
 
   close(): void {

@@ -1,4 +1,4 @@
-import type { GrayImage, ImageDecoder, PageRasterizer, TextRecognizer } from './ports';
+import type { GrayImage, PageRasterizer, TextRecognizer } from './ports';
 import { backgroundLevel, drawPage, INK_CONTRAST, type PageText, textMask } from './text-coverage';
 import { type Box, median, type TextRun } from './text-runs';
 
@@ -161,13 +161,12 @@ export const cropAsPgm = (image: GrayImage, box: Box): Uint8Array => {
 
 export interface DrawnLineDeps {
   readonly rasterizer?: PageRasterizer;
-  readonly decoder?: ImageDecoder;
   readonly recognizer?: TextRecognizer;
 }
 
 /**
  * The lines page `page` of `pdf` draws outside its text layer `text`, read by OCR, as text runs in the
- * page's units (an empty list when this runtime cannot draw, decode or read, or nothing is found). A band
+ * page's units (an empty list when this runtime cannot draw or read, or nothing is found). A band
  * OCR cannot read, or reads without confidence, is left out: this only adds what the text layer lacks.
  */
 export const readDrawnLines = async (

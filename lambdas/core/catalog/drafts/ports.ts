@@ -129,10 +129,10 @@ export interface ImageDecoder {
 /** Draws PDF pages as images, for pages that have no text layer (scans). */
 export interface PageRasterizer {
   /**
-   * The page as a PNG of at most `maxPixels` pixels, or undefined when this runtime cannot draw PDF pages.
-   * Rejects when the page cannot be drawn.
+   * The page in gray levels, at most `maxPixels` pixels large, or undefined when this runtime cannot draw PDF
+   * pages. Rejects when the page cannot be drawn.
    */
-  rasterize(pdf: Uint8Array, page: number, options: { maxPixels: number }): Promise<Uint8Array | undefined>;
+  rasterize(pdf: Uint8Array, page: number, options: { maxPixels: number }): Promise<GrayImage | undefined>;
   /** Forgets the document drawn last (and the memory it holds). */
   release(): Promise<void>;
 }

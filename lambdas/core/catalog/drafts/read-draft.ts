@@ -8,11 +8,13 @@ import { readLinePrices } from './line-prices';
 import { draftMenu } from './menu-draft';
 import { ocrLanguages, ocrRuns } from './ocr';
 import { rebuildPageLines } from './ocr-columns';
-import { FIRST_READ_PIXELS, needsDecoding, OCR_NATIVE_FORMATS } from './page-image';
+import { FIRST_READ_PIXELS, needsDecoding, OCR_NATIVE_FORMATS, toPgm } from './page-image';
 import { openPdf } from './pdf-text';
 import {
+  type GrayImage,
   type ImageDecoder,
   OcrError,
+  type OcrPage,
   type PageRasterizer,
   type PhotoFormat,
   type TextRecognizer,
@@ -160,12 +162,7 @@ export const draftSource = async (
   const pages: PageGeometry[] = [];
   const runs: TextRun[] = [];
   const { languages, exact } = ocrLanguages(input.language);
-  /**
-   * `pdfPage`: a PDF page drawn here. It goes to the OCR as before whatever the engine: its skew is the scan's,
-   * and decoding it would also read a weak page (a cover with three words) turned every other way — for
-   * Paddle, three more reads of a 6 MP page (measured +0.65 s a page on a scanned PDF, no dish gained).
-   */
-  const ocr = async (image: Uint8Array, photo: Photo, pdfPage = false): Promise<PageReading> => {
+  const ocr = async (image: Uint8Array, photo: Photo): Promise<PageReading> => {
     if (!deps.recognizer) throw new OcrError('no OCR engine in this runtime', 'unavailable');
     return readPageImage(
       image,
@@ -175,9 +172,18 @@ export const draftSource = async (
         languages,
         timeoutMs: limits.ocrPageTimeoutMs,
         maxOcrPixels: limits.maxOcrPixels,
-        decode: needsDecoding(photo, pdfPage ? {} : deps.recognizer),
+        decode: needsDecoding(photo, deps.recognizer),
       },
     );
+  };
+  /**
+   * A PDF page drawn here goes to the OCR as it was drawn, whatever the engine: its skew is the scan's, and
+   * reading it as a photo would also read a weak page (a cover with three words) turned every other way —
+   * for Paddle, three more reads of a 6 MP page (measured +0.65 s a page on a scanned PDF, no dish gained).
+   */
+  const ocrPage = async (image: GrayImage): Promise<OcrPage> => {
+    if (!deps.recognizer) throw new OcrError('no OCR engine in this runtime', 'unavailable');
+    return deps.recognizer.recognize(toPgm(image), { languages, timeoutMs: limits.ocrPageTimeoutMs });
   };
   let usedOcr = false;
   if (input.format === 'image') {
@@ -230,7 +236,7 @@ export const draftSource = async (
       if (found.length > 0) usedOcr = true;
       return found;
     };
-    usedOcr = (await readPdf(input, limits, ocr, deps, { pages, runs, warnings }, drawn)) || usedOcr;
+    usedOcr = (await readPdf(input, limits, ocrPage, deps, { pages, runs, warnings }, drawn)) || usedOcr;
   }
   if (usedOcr && !exact) {
     warnings.push({
@@ -285,8 +291,8 @@ interface Collected {
 const readPdf = async (
   input: DraftSourceInput,
   limits: DraftLimits,
-  ocr: (image: Uint8Array, photo: Photo, pdfPage: boolean) => Promise<PageReading>,
-  { rasterizer, decoder }: Pick<DraftDeps, 'rasterizer' | 'decoder'>,
+  ocr: (image: GrayImage) => Promise<OcrPage>,
+  { rasterizer }: Pick<DraftDeps, 'rasterizer'>,
   out: Collected,
   drawn: (page: number, text: PageText) => Promise<TextRun[]>,
 ): Promise<boolean> => {
@@ -321,7 +327,7 @@ const readPdf = async (
       if (
         hasText &&
         holdsPrices(text.runs, input.currency) &&
-        !(await textLayerMissesInk(input.bytes, page, text, { rasterizer, decoder }))
+        !(await textLayerMissesInk(input.bytes, page, text, { rasterizer }))
       ) {
         keepText();
         out.runs.push(...(await drawn(page, text)));
@@ -350,20 +356,12 @@ const readPdf = async (
       }
       ocrPages++;
       try {
-        const { page: read, view } = await ocr(image, { format: 'png', pixels: limits.rasterPixels }, true);
-        // Back to the page's own units (points), so that sizes compare with the text pages of the same PDF;
-        // the page as read may be turned (a sideways scan), which `view` takes back for the reviewer.
-        const drawn = view ? text.width / view.width : text.width / read.width;
-        const scale = drawn / (view?.scale ?? 1);
+        const read = await ocr(image);
+        // Back to the page's own units (points), so that sizes compare with the text pages of the same PDF.
+        const scale = text.width / read.width;
         const ocrRead = ocrRuns(read, page);
         if (hasText && !holdsPrices(ocrRead, input.currency) && keepText()) continue;
-        out.pages.push({
-          page,
-          width: read.width * scale,
-          height: read.height * scale,
-          method: 'ocr',
-          ...(view ? { view: { ...view, width: text.width, height: text.height, scale: 1 } } : {}),
-        });
+        out.pages.push({ page, width: read.width * scale, height: read.height * scale, method: 'ocr' });
         out.runs.push(
           ...ocrRead.map((r) => ({
             ...r,

@@ -1,4 +1,4 @@
-import type { GrayImage, ImageDecoder, PageRasterizer } from './ports';
+import type { GrayImage, PageRasterizer } from './ports';
 import type { TextRun } from './text-runs';
 
 /**
@@ -92,24 +92,15 @@ export const backgroundLevel = (image: GrayImage): number => {
 
 /**
  * Page `page` of `pdf` drawn at most `maxPixels` large, in gray levels; undefined when this runtime cannot
- * draw or decode it (or the page cannot be drawn).
+ * draw it (or the page cannot be drawn).
  */
-export const drawPage = async (
+export const drawPage = (
   pdf: Uint8Array,
   page: number,
   maxPixels: number,
-  deps: { readonly rasterizer?: PageRasterizer; readonly decoder?: ImageDecoder },
-): Promise<GrayImage | undefined> => {
-  if (!deps.rasterizer || !deps.decoder) return undefined;
-  const png = await deps.rasterizer.rasterize(pdf, page, { maxPixels }).catch(() => undefined);
-  const decoded = png ? await deps.decoder.decode(png, 'png').catch(() => undefined) : undefined;
-  if (!decoded) return undefined;
-  try {
-    return await decoded.render({ scale: 1, quarterTurns: 0, degrees: 0 });
-  } finally {
-    decoded.close();
-  }
-};
+  deps: { readonly rasterizer?: PageRasterizer },
+): Promise<GrayImage | undefined> =>
+  deps.rasterizer?.rasterize(pdf, page, { maxPixels }).catch(() => undefined) ?? Promise.resolve(undefined);
 
 /** Share of the page its text runs' boxes cover. */
 const textArea = (text: PageText): number =>
@@ -117,13 +108,13 @@ const textArea = (text: PageText): number =>
 
 /**
  * True when the page's text layer misses most of what is drawn (dishes drawn as outlines): the page should
- * be read by OCR. False when its text covers the page, or when it cannot be drawn or decoded here.
+ * be read by OCR. False when its text covers the page, or when it cannot be drawn here.
  */
 export const textLayerMissesInk = async (
   pdf: Uint8Array,
   page: number,
   text: PageText,
-  deps: { readonly rasterizer?: PageRasterizer; readonly decoder?: ImageDecoder },
+  deps: { readonly rasterizer?: PageRasterizer },
 ): Promise<boolean> => {
   if (textArea(text) >= SPARSE_TEXT_AREA) return false;
   const image = await drawPage(pdf, page, COVERAGE_PIXELS, deps);

@@ -122,18 +122,9 @@ describe('readDrawnLines', () => {
         rasterizer: {
           rasterize: async (_pdf: Uint8Array, _page: number, size: { maxPixels: number }) => {
             drawn.push(size.maxPixels);
-            return new Uint8Array([1]);
+            return image;
           },
           release: async () => undefined,
-        },
-        decoder: {
-          decode: async () => ({
-            width: image.width,
-            height: image.height,
-            pages: 1,
-            render: async () => image,
-            close: () => {},
-          }),
         },
         recognizer,
       },

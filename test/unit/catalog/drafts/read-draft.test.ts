@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import { CanvasImageDecoder } from '../../../../lambdas/adapters/canvas-image-decoder';
 import type { OcrPage, TextRecognizer } from '../../../../lambdas/core/catalog';
+import { toPgm } from '../../../../lambdas/core/catalog/drafts/page-image';
 import { OcrError } from '../../../../lambdas/core/catalog/drafts/ports';
 import {
   DRAFT_LIMITS,
@@ -141,6 +142,8 @@ describe('draftSource', () => {
   it('straightens a small, slightly askew photo first for an engine that does not straighten it itself', async () => {
     // PaddleOCR boxes a name and its far-right price apart: 1.5° askew, the price sits a line higher.
     const photo = await menuPhoto(CORPUS[0]!, { scale: 0.5, rotation: 1.5, format: 'png' });
+    // A page as the rasterizer draws it: gray levels.
+    const drawnGray = { width: 4, height: 3, pixels: Uint8Array.from({ length: 12 }, (_, i) => 100 + i) };
     const handed = async (straightensItself: boolean | undefined, pdfPage = false) => {
       const images: Uint8Array[] = [];
       const recognizer = Object.assign(new ScriptedRecognizer(PHOTO_WORDS), {
@@ -165,7 +168,7 @@ describe('draftSource', () => {
           });
         },
       };
-      const rasterizer = { rasterize: async () => new Uint8Array(photo), release: async () => {} };
+      const rasterizer = { rasterize: async () => drawnGray, release: async () => {} };
       const source = pdfPage ? await scannedPdf(photo) : photo;
       await draft(source, pdfPage ? 'pdf' : 'image', { recognizer, decoder, rasterizer });
       return { images, formats, turns };
@@ -179,11 +182,11 @@ describe('draftSource', () => {
     const asItIs = await handed(undefined);
     expect(asItIs.formats).toEqual([]);
     expect(asItIs.images[0]).toEqual(new Uint8Array(photo));
-    // A PDF page drawn here goes as it is to either engine: decoded, a weak page would be read turned three
-    // more ways.
+    // A PDF page drawn here goes as it was drawn to either engine (a PGM of its gray levels): read as a photo,
+    // a weak page would be read turned three more ways.
     const drawnPage = await handed(false, true);
     expect(drawnPage.formats).toEqual([]);
-    expect(drawnPage.images[0]).toEqual(new Uint8Array(photo));
+    expect(drawnPage.images).toEqual([toPgm(drawnGray)]);
   });
 
   it('turns OCR failures, missing engines, huge and undecodable images into warnings', async () => {
@@ -217,7 +220,10 @@ describe('draftSource', () => {
     doc.end();
     await ended;
     const pdf = Buffer.concat(chunks);
-    const rasterizer = { rasterize: async () => new Uint8Array([1, 2, 3]), release: async () => {} };
+    const rasterizer = {
+      rasterize: async () => ({ width: 2, height: 2, pixels: new Uint8Array(4) }),
+      release: async () => {},
+    };
     const read = await draft(pdf, 'pdf', { recognizer: new ScriptedRecognizer(PHOTO_WORDS), rasterizer });
     expect(read.pages).toEqual([{ page: 1, method: 'ocr' }]);
     expect(read.items.map((i) => [i.name, i.variants[0]!.price?.amount])).toEqual([

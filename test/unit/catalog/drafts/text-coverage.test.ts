@@ -1,4 +1,4 @@
-import type { GrayImage, ImageDecoder, PageRasterizer } from '../../../../lambdas/core/catalog/drafts/ports';
+import type { GrayImage, PageRasterizer } from '../../../../lambdas/core/catalog/drafts/ports';
 import { inkCoverage, textLayerMissesInk } from '../../../../lambdas/core/catalog/drafts/text-coverage';
 import { aRun } from '../../../fixtures/drafts/runs';
 
@@ -21,27 +21,16 @@ const header = [aRun('NEW PALACE', 40, 10, { size: 12 })];
 const dishes = Array.from({ length: 20 }, (_, i) => ({ x: 20, y: 40 + i * 12, width: 150, height: 7 }));
 const headerInk = { x: 40, y: 12, width: 60, height: 9 };
 
-const fakes = (
-  image: GrayImage,
-): { rasterizer: PageRasterizer; decoder: ImageDecoder; drawnPages: number[] } => {
+const fakes = (image: GrayImage): { rasterizer: PageRasterizer; drawnPages: number[] } => {
   const drawnPages: number[] = [];
   return {
     drawnPages,
     rasterizer: {
       rasterize: async (_pdf, page) => {
         drawnPages.push(page);
-        return new Uint8Array([0x89, 0x50]);
+        return image;
       },
       release: async () => undefined,
-    },
-    decoder: {
-      decode: async () => ({
-        width: image.width,
-        height: image.height,
-        pages: 1,
-        render: async () => image,
-        close: () => undefined,
-      }),
     },
   };
 };

@@ -14,9 +14,11 @@ import {
   type TextRecognizer,
 } from '../core/catalog';
 import { within } from './ocr-time-limit';
+import { BEST_CLASS, BEST_PROBABILITY, withBestClasses } from './paddle/best-classes';
 import { type InkGap, inkGaps, lineImage } from './paddle/line-images';
 import {
   decodeLines,
+  decodeSteps,
   LINE_HEIGHT,
   type LineReader,
   type RecognisedLine,
@@ -24,7 +26,7 @@ import {
 } from './paddle/line-recognition';
 import { fusedSession } from './paddle/model-fusion';
 import { quantizeModel } from './paddle/model-quantization';
-import { RecognitionThread, type TensorData } from './paddle/recognition-thread';
+import { type Outputs, RecognitionThread, type TensorData } from './paddle/recognition-thread';
 import calibration from './paddle/recognizer-calibration.json';
 import { detectionInput, type TextBox, textBoxes } from './paddle/text-detection';
 import { shareWork } from './shared-work';
@@ -88,13 +90,18 @@ const modelBytes = (path: string): Promise<Uint8Array> => {
   }
   return bytes;
 };
-const rewrites = new WeakMap<Uint8Array, Uint8Array>();
-/** `rewrite()` of these bytes, made once for the same bytes. */
-const rewritten = (bytes: Uint8Array, rewrite: () => Uint8Array): Uint8Array => {
-  let out = rewrites.get(bytes);
+const rewrites = new WeakMap<Uint8Array, Map<string, Uint8Array>>();
+/** The rewrite `name` of these bytes (`rewrite()`), made once for the same bytes. */
+const rewritten = (bytes: Uint8Array, name: string, rewrite: () => Uint8Array): Uint8Array => {
+  let made = rewrites.get(bytes);
+  if (!made) {
+    made = new Map();
+    rewrites.set(bytes, made);
+  }
+  let out = made.get(name);
   if (!out) {
     out = rewrite();
-    rewrites.set(bytes, out);
+    made.set(name, out);
   }
   return out;
 };
@@ -229,9 +236,10 @@ export class PaddleRecognizer implements TextRecognizer {
         ort.InferenceSession.create(bytes, DETECTION_OPTIONS as InferenceSession.SessionOptions),
       ),
       fusedSession(
-        recognitionModel,
+        rewritten(recognitionModel, 'best classes', () => withBestClasses(recognitionModel)),
         (bytes) => ort.InferenceSession.create(bytes, RECOGNITION_OPTIONS as InferenceSession.SessionOptions),
-        (fused) => rewritten(fused, () => quantizeModel(fused, calibration, recognitionModel).bytes),
+        (fused) =>
+          rewritten(fused, 'quantized', () => quantizeModel(fused, calibration, recognitionModel).bytes),
       ),
     ]);
     return {
@@ -265,26 +273,23 @@ export class PaddleRecognizer implements TextRecognizer {
   ): Promise<RecognisedLine[]> {
     const widestFirst = lines.map((_, i) => i).sort((a, b) => lines[b]!.width - lines[a]!.width);
     const read: RecognisedLine[] = new Array(lines.length);
-    const here = async (input: TensorData): Promise<TensorData> => {
+    const here = async (input: TensorData<Float32Array>): Promise<Outputs> => {
       const tensor = new models.ort.Tensor('float32', input.data, input.dims);
       const output = await models.recognition.run({ [models.recognition.inputNames[0]!]: tensor });
-      const result = output[models.recognition.outputNames[0]!]!;
-      return { data: result.data as Float32Array, dims: result.dims };
+      return Object.fromEntries(
+        models.recognition.outputNames.map((name) => [
+          name,
+          { data: output[name]!.data as Float32Array | Int32Array, dims: output[name]!.dims },
+        ]),
+      );
     };
     const readWith =
-      (run: (input: TensorData) => Promise<TensorData>) =>
+      (run: (input: TensorData<Float32Array>) => Promise<Outputs>) =>
       async (i: number): Promise<void> => {
         const line = lines[i]!;
         const batch = recognitionBatch([line]);
-        const output = await run({ data: batch.data, dims: [1, 3, LINE_HEIGHT, batch.width] });
-        const [, steps, classes] = output.dims as [number, number, number];
-        read[i] = decodeLines(
-          output.data,
-          { steps, classes },
-          models.dictionary,
-          [line.width],
-          batch.width,
-        )[0]!;
+        const outputs = await run({ data: batch.data, dims: [1, 3, LINE_HEIGHT, batch.width] });
+        read[i] = recognisedLine(outputs, models.dictionary, line.width, batch.width);
       };
     const thread = lines.length > 1 ? this.recognitionThread(models) : undefined;
     await shareWork(
@@ -344,6 +349,26 @@ export class PaddleRecognizer implements TextRecognizer {
     return this.thread;
   }
 }
+
+/**
+ * A line read from one run's outputs: each step's best class and its probability (withBestClasses), or every
+ * class's probability from a model that kept its own output. The classes are CTC's blank, the dictionary's
+ * characters and a space, as PaddleOCR lists them.
+ */
+const recognisedLine = (
+  outputs: Outputs,
+  dictionary: readonly string[],
+  width: number,
+  inputWidth: number,
+): RecognisedLine => {
+  const best = outputs[BEST_CLASS];
+  const probability = outputs[BEST_PROBABILITY];
+  if (best && probability)
+    return decodeSteps(best.data, probability.data, dictionary.length + 2, dictionary, width, inputWidth);
+  const [only] = Object.values(outputs);
+  const [, steps, classes] = only!.dims as [number, number, number];
+  return decodeLines(only!.data as Float32Array, { steps, classes }, dictionary, [width], inputWidth)[0]!;
+};
 
 /** A line's confidence: the mean of its letters' (0 for an empty line). */
 const lineConfidence = (line: RecognisedLine): number =>

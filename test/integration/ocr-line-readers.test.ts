@@ -75,7 +75,9 @@ describe('RecognitionThread: the recognition model on a worker thread', () => {
           [here.inputNames[0]!]: new ort.Tensor('float32', input.slice(), [1, 3, 48, width]),
         });
         const want = expected[here.outputNames[0]!]!;
-        const got = await thread.run({ data: input, dims: [1, 3, 48, width] });
+        const outputs = await thread.run({ data: input, dims: [1, 3, 48, width] });
+        expect(Object.keys(outputs)).toEqual(here.outputNames);
+        const got = outputs[here.outputNames[0]!]!;
         expect(got.dims).toEqual(want.dims);
         const values = want.data as Float32Array;
         let largest = 0;

@@ -57,6 +57,33 @@ export const recognitionBatch = (
 };
 
 /**
+ * Greedy CTC decoding of one line from the most likely class of each step (`best`, of `classes`: CTC's blank,
+ * the dictionary, a space) and its probability, for a line `width` wide in an input `inputWidth` wide.
+ */
+export const decodeSteps = (
+  best: ArrayLike<number>,
+  probability: ArrayLike<number>,
+  classes: number,
+  dictionary: readonly string[],
+  width: number,
+  inputWidth: number,
+): RecognisedLine => {
+  const chars: RecognisedChar[] = [];
+  const stepWidth = inputWidth / best.length;
+  let previous = -1;
+  for (let t = 0; t < best.length; t++) {
+    const c = best[t]!;
+    if (c !== 0 && c !== previous && (t + 0.5) * stepWidth <= width) {
+      const char = c === classes - 1 ? ' ' : dictionary[c - 1];
+      if (char !== undefined)
+        chars.push({ char, at: ((t + 0.5) * stepWidth) / width, probability: probability[t]! });
+    }
+    previous = c;
+  }
+  return { chars };
+};
+
+/**
  * Greedy CTC decoding of the model's output (`steps` × `classes` per line, probabilities), for lines whose
  * unpadded widths were `widths` in a batch `batchWidth` wide.
  */
@@ -68,23 +95,19 @@ export const decodeLines = (
   batchWidth: number,
 ): RecognisedLine[] =>
   widths.map((width, n) => {
-    const chars: RecognisedChar[] = [];
-    const stepWidth = batchWidth / dims.steps;
-    let previous = -1;
+    const best = new Int32Array(dims.steps);
+    const probability = new Float32Array(dims.steps);
     for (let t = 0; t < dims.steps; t++) {
       const base = (n * dims.steps + t) * dims.classes;
-      let best = 0;
-      let probability = output[base]!;
+      let b = 0;
+      let p = output[base]!;
       for (let c = 1; c < dims.classes; c++)
-        if (output[base + c]! > probability) {
-          probability = output[base + c]!;
-          best = c;
+        if (output[base + c]! > p) {
+          p = output[base + c]!;
+          b = c;
         }
-      if (best !== 0 && best !== previous && (t + 0.5) * stepWidth <= width) {
-        const char = best === dims.classes - 1 ? ' ' : dictionary[best - 1];
-        if (char !== undefined) chars.push({ char, at: ((t + 0.5) * stepWidth) / width, probability });
-      }
-      previous = best;
+      best[t] = b;
+      probability[t] = p;
     }
-    return { chars };
+    return decodeSteps(best, probability, dims.classes, dictionary, width, batchWidth);
   });

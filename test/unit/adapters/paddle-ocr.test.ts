@@ -1,4 +1,10 @@
-import { inkGaps, lineImage, normaliseLine, sample } from '../../../lambdas/adapters/paddle/line-images';
+import {
+  inkGaps,
+  lineImage,
+  normaliseLine,
+  pageLines,
+  sample,
+} from '../../../lambdas/adapters/paddle/line-images';
 import { decodeLines, recognitionBatch } from '../../../lambdas/adapters/paddle/line-recognition';
 import { detectionInput, textBoxes } from '../../../lambdas/adapters/paddle/text-detection';
 import { lineWords, parsePgm, wordGaps } from '../../../lambdas/adapters/paddle-recognizer';
@@ -102,6 +108,21 @@ describe('Paddle line images', () => {
     const halves = sample(page, { x: 0, y: 0, width: 200, height: 100 }, 2, 1);
     expect([...halves]).toEqual([0, 255]);
     expect(lineImage(page, { x: 0, y: 0, width: 200, height: 4 }, 48, 300).width).toBe(300);
+  });
+
+  it("knows a page's line widths before cutting, and cuts each line once, when first asked for", () => {
+    const page = gray(200, 100, (x, y) => (x + y) % 256);
+    const boxes = [
+      { x: 50, y: 10, width: 100, height: 20 },
+      { x: 0, y: 0, width: 200, height: 4 },
+    ];
+    const lines = pageLines(page, boxes, 48, 300);
+    expect(lines.count).toBe(2);
+    expect([lines.width(0), lines.width(1)]).toEqual([240, 300]);
+    const first = lines.image(0);
+    expect(first).toEqual(lineImage(page, boxes[0]!, 48, 300));
+    expect(lines.image(0)).toBe(first);
+    expect(lines.image(1).width).toBe(lines.width(1));
   });
 });
 

@@ -50,11 +50,16 @@ export const detectionInput = (image: GrayImage, pixels: number, maxUpscale: num
   const plane = width * height;
   const data = new Float32Array(plane * 3);
   const gray = sample(image, { x: 0, y: 0, width: image.width, height: image.height }, width, height);
+  // Each channel's value of each gray level, worked out once (2.5 million pixels a page).
+  const levels = [0, 1, 2].map((c) =>
+    Float32Array.from({ length: 256 }, (_, v) => (v / 255 - MEAN[c]!) / STD[c]!),
+  );
+  const [red, green, blue] = levels as [Float32Array, Float32Array, Float32Array];
   for (let i = 0; i < plane; i++) {
-    const v = gray[i]! / 255;
-    data[i] = (v - MEAN[0]) / STD[0];
-    data[plane + i] = (v - MEAN[1]) / STD[1];
-    data[2 * plane + i] = (v - MEAN[2]) / STD[2];
+    const v = gray[i]!;
+    data[i] = red[v]!;
+    data[plane + i] = green[v]!;
+    data[2 * plane + i] = blue[v]!;
   }
   return { data, width, height, scaleX: width / image.width, scaleY: height / image.height };
 };

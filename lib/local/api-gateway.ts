@@ -220,7 +220,12 @@ export const createApiGateway = (options: ApiGatewayOptions): Server => {
     headers: Record<string, string>,
     body: string | Buffer,
   ) => {
-    res.writeHead(status, headers);
+    // A request refused before its body was read (by route, key or rate) closes its connection after the
+    // answer: the body's bytes still to come would otherwise be read as a next request, and answered too.
+    const { complete, headers: sent } = res.req;
+    const bodyToCome =
+      !complete && (sent['content-length'] !== undefined || sent['transfer-encoding'] !== undefined);
+    res.writeHead(status, bodyToCome ? { ...headers, connection: 'close' } : headers);
     res.end(body);
   };
 

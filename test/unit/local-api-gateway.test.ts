@@ -249,6 +249,53 @@ describe('local API Gateway emulation', () => {
     }
   });
 
+  it('closes the connection after refusing a request whose body is still coming: the rest is never read as a next request', async () => {
+    const gw = await start();
+    const port = Number(new URL(gw.url).port);
+    const body = 'x'.repeat(200_000);
+    /** A request refused before its body is read; the body's second half sent once the answer came. */
+    const refusedMidBody = (head: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () =>
+          socket.write(`${head}\r\nHost: x\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 1000)}`),
+        );
+        let answer = '';
+        socket.on('data', (chunk) => {
+          if (answer === '') socket.write(body.slice(1000), () => undefined);
+          answer += chunk.toString('latin1');
+        });
+        // A connection left open after the answer is ended here (what it was told fails the test below).
+        const deadline = setTimeout(() => socket.destroy(), 3_000);
+        socket.on('close', () => {
+          clearTimeout(deadline);
+          resolve(answer);
+        });
+        socket.on('error', (error: NodeJS.ErrnoException) =>
+          // The server may close before the client has written all of the body: what was answered counts.
+          error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error),
+        );
+      });
+    try {
+      for (const [head, status] of [
+        ['POST /v1/nowhere HTTP/1.1', 404],
+        ['PUT /v1/things/1 HTTP/1.1', 405],
+        ['POST /v1/things HTTP/1.1\r\nauthorization: Token api_key=wrong', 401],
+      ] as const) {
+        const answer = await refusedMidBody(head);
+        expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+        expect(answer.toLowerCase()).toContain('connection: close');
+        // One answer: the body's bytes were not taken for a request of their own (a 400 after the refusal).
+        expect(answer.match(/HTTP\/1\.1 \d{3} /g)).toHaveLength(1);
+      }
+      // A refused request without a body keeps its connection for the next one.
+      const res = await fetch(`${gw.url}/v1/nowhere`, { headers: good });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('connection')).toBe('keep-alive');
+    } finally {
+      await gw.stop();
+    }
+  });
+
   it('passes a malformed percent-escape through to the handler untouched, as API Gateway does', async () => {
     const gw = await start();
     try {

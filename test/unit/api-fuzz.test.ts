@@ -89,15 +89,21 @@ interface Answer {
   readonly text: string;
 }
 
+/**
+ * One request and its answer. A body is sent with its length: Node's client sends the body of a HEAD, GET
+ * or DELETE without one, and any HTTP/1.1 server then reads those bytes as the next request on the
+ * connection (and answers it too, which the client takes for a second answer to its one request).
+ */
 const send = (sent: Sent): Promise<Answer> =>
   new Promise((resolve, reject) => {
+    const framing = sent.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(sent.body)) };
     const req = request(
       {
         host: '127.0.0.1',
         port: base.port,
         method: sent.method,
         path: sent.target,
-        headers: sent.headers,
+        headers: { ...sent.headers, ...framing },
         agent,
       },
       (res) => {

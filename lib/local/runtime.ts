@@ -175,9 +175,16 @@ const serve = async (
   // Before any consumer or request: take over what a previous process left in hand.
   const recovery = await recoverAfterRestart(deps, dynamo, resources.tableName, emulators);
 
+  const pollers: Poller[] = [];
   const handlers = new Map<string, ProxyHandler>();
   for (const route of ROUTES) {
-    handlers.set(route.handler, await importHandler<ProxyHandler>(`http/${route.handler}`));
+    const handler = await importHandler<ProxyHandler>(`http/${route.handler}`);
+    // A request may have queued work (a job, an export): the consumers look at once, not at their next poll.
+    handlers.set(route.handler, (event, context) =>
+      handler(event, context).finally(() => {
+        for (const poller of pollers) poller.nudge();
+      }),
+    );
   }
   const authorizer = await importHandler<AuthorizerHandler>('authorizer');
 
@@ -208,7 +215,6 @@ const serve = async (
     consumers.set(q.consumer, list);
   }
   const pools: ConsumerPool[] = [];
-  const pollers: Poller[] = [];
   for (const [consumer, queues] of consumers) {
     const module = path.join(handlersDir, 'queue', `${consumer}.ts`);
     if (!existsSync(module)) continue;

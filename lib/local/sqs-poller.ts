@@ -70,6 +70,11 @@ export interface Poller {
   stop(): Promise<void>;
   /** Resolves when every queue was found empty with no batch in the handler, at least once after this call. */
   idle(): Promise<void>;
+  /**
+   * Polls at once instead of after the idle wait: a message may just have been sent (the local runtime
+   * calls it after each API request, so that a new job starts without waiting out `idleWaitMs`).
+   */
+  nudge(): void;
 }
 
 /**
@@ -214,5 +219,6 @@ export const startPoller = (options: PollerOptions): Poller => {
       clearTimeout(timer);
     },
     idle: () => new Promise<void>((resolve) => idleWaiters.push(resolve)),
+    nudge,
   };
 };

@@ -75,6 +75,34 @@ describe('local SQS poller (Lambda event source mapping semantics)', () => {
     }
   });
 
+  it('polls at once when nudged, instead of after its idle wait', async () => {
+    const { url } = await queuePair();
+    const seen: string[] = [];
+    const poller = startPoller({
+      sqs,
+      name: 'test',
+      queues: [{ url, batchSize: 10 }],
+      retryVisibilitySeconds: 0,
+      // Longer than the deadline below: only a nudge can bring the message in time.
+      idleWaitMs: 120_000,
+      handler: async (event: SQSEvent) => {
+        seen.push(...event.Records.map((r) => r.body));
+        return { batchItemFailures: [] };
+      },
+    });
+    try {
+      await poller.idle();
+      await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'new job' }));
+      poller.nudge();
+      await eventually(async () => (seen.includes('new job') ? true : undefined), {
+        what: 'the nudged poll',
+        timeoutMs: 10_000,
+      });
+    } finally {
+      await poller.stop();
+    }
+  });
+
   it('fails the whole batch when the handler throws', async () => {
     const { url, dlqUrl } = await queuePair();
     let calls = 0;

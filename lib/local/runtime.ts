@@ -179,10 +179,12 @@ const serve = async (
   const handlers = new Map<string, ProxyHandler>();
   for (const route of ROUTES) {
     const handler = await importHandler<ProxyHandler>(`http/${route.handler}`);
-    // A request may have queued work (a job, an export): the consumers look at once, not at their next poll.
+    // A request that changes something may have queued work (a job, an export): the consumers look at once,
+    // not at their next poll. Reads queue nothing (a client polling a job must not make the pollers poll).
+    const queues = route.method !== 'GET';
     handlers.set(route.handler, (event, context) =>
       handler(event, context).finally(() => {
-        for (const poller of pollers) poller.nudge();
+        if (queues) for (const poller of pollers) poller.nudge();
       }),
     );
   }

@@ -134,7 +134,7 @@ export const parsePgm = (bytes: Uint8Array): GrayImage | undefined => {
   if (bytes[0] !== 0x50 || bytes[1] !== 0x35) return undefined;
   const header = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.length, 64)));
   const match = /^P5\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(header);
-  if (!match || match[3] !== '255') return undefined;
+  if (match?.[3] !== '255') return undefined;
   const width = Number(match[1]);
   const height = Number(match[2]);
   const pixels = bytes.subarray(match[0].length, match[0].length + width * height);

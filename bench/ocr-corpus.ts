@@ -212,10 +212,10 @@ export const scoreLines = (
   return { names, dishes: both };
 };
 
-/** The pages OCR reads in a file: the image itself, or the PDF's pages that truth.json scores. */
 /** A photo as sent, or a PDF page as drawn (which the job worker hands to the engine as it is: read-draft.ts). */
 type OcrInput = { image: Uint8Array; format: 'png' | 'jpeg' | 'webp' } | { page: GrayImage };
 
+/** The pages OCR reads in a file: the image itself, or the PDF's pages that truth.json scores. */
 const ocrInputs = async (
   bytes: Uint8Array,
   truth: TruthFile,

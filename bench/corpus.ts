@@ -6,7 +6,9 @@
  * `menus/menus.test.mjs`), which starts this checkout with `npm start`, uploads every fixture and checks the
  * job against the fixture's truth. The runs' TAP output is parsed: per merchant file pass/fail, the job state,
  * the item count, the profile that read it and the problems found; per menu the recall (dishes right / dishes)
- * and the seconds per page. Then totals: files passed, dishes found per kind of menu.
+ * and the seconds per page. Then totals: files passed, dishes found per kind of menu, and whether confidence
+ * means something: the share of drafted dishes marked low-confidence among those drafted right and those drafted
+ * wrong (issue 23), from the operations API's answers the menus test keeps (its WILD_OUT directory).
  *
  *   npm run bench:corpus                          files, then menus (menus are slow: OCR)
  *   npm run bench:corpus -- --only=files          one part (files | menus)
@@ -17,8 +19,10 @@
  * Skipped (with a message, exit 0) when the corpus is absent: a user's clone has none.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 type Part = 'files' | 'menus';
 
@@ -48,6 +52,52 @@ interface MenuRow {
   readonly total: number;
   readonly secondsPerPage: number | null;
   readonly pass: boolean;
+}
+
+/** Drafted dishes of one kind of menu, split by whether they are right, and how many of each are in doubt. */
+interface ConfidenceRow {
+  readonly kind: string;
+  readonly right: number;
+  readonly wrong: number;
+  /** Right and wrong dishes below each bar (LOW_BARS). */
+  readonly low: Readonly<Record<string, { readonly right: number; readonly wrong: number }>>;
+}
+
+/**
+ * Confidence bars reported: 0.5, and 0.8, below which the console lists a dish under "check first"
+ * (console/src/draft/editor-context.ts LOW_CONFIDENCE).
+ */
+const LOW_BARS = [0.5, 0.8] as const;
+
+/** What the confidence report reads of the corpus' own scorer (menus/score.mjs). */
+interface Scorer {
+  readonly NAME_SIMILARITY: number;
+  similarity(a: string, b: string): number;
+  pricesOf(doc: DraftDoc, item: DraftDocItem): number[];
+  isVariable(item: DraftDocItem): boolean;
+  findDraft(body: unknown): Promise<{ doc: DraftDoc } | null>;
+}
+
+interface DraftDocItem {
+  readonly id: string;
+  readonly name: string;
+}
+
+interface DraftDoc {
+  readonly items: readonly DraftDocItem[];
+}
+
+interface TruthDish {
+  readonly name: string;
+  readonly aliases?: readonly string[];
+  readonly number?: string | number;
+  readonly prices: readonly number[];
+}
+
+interface Truth {
+  readonly kind: string;
+  readonly scored_pages?: readonly number[];
+  readonly dishes: readonly TruthDish[];
 }
 
 const PROJECT = resolve(import.meta.dirname, '..');
@@ -131,12 +181,71 @@ const menuRow = (test: TapTest): MenuRow | null => {
   };
 };
 
-/** Runs one corpus test file with the TAP reporter, its output echoed to stderr as it comes (a long run). */
-const runPart = (part: Part): Promise<string> =>
+/**
+ * The drafted dishes of each kind of menu, right or wrong, with their confidence: from the operations API's
+ * answers the menus test kept in `dir` (`<file>.ops-job.json`), on the pages the truth scores. A dish is
+ * right when one of a truth dish's names (its name, aliases, and both after its menu number, as the menus
+ * test takes them) is like its name (score.mjs's similarity) and it offers the truth dish's prices. Dishes
+ * outside a transcribed subset of a menu count as wrong (the truth does not know them).
+ */
+export const confidenceRows = async (
+  dir: string,
+  truths: Readonly<Record<string, Truth>>,
+  scorer: Scorer,
+): Promise<ConfidenceRow[]> => {
+  const rows = new Map<
+    string,
+    { right: number; wrong: number; low: Record<string, { right: number; wrong: number }> }
+  >();
+  for (const [file, truth] of Object.entries(truths)) {
+    const path = join(dir, `${file}.ops-job.json`);
+    if (!existsSync(path)) continue;
+    const body = JSON.parse(readFileSync(path, 'utf8')) as {
+      draft_provenance?: { item_id: string; page?: number; confidence?: number }[];
+    };
+    const doc = (await scorer.findDraft(body))?.doc;
+    if (!doc) continue;
+    const provenance = new Map((body.draft_provenance ?? []).map((p) => [p.item_id, p]));
+    const pages = truth.scored_pages ? new Set(truth.scored_pages) : undefined;
+    const names = truth.dishes.map((dish) => {
+      const own = [dish.name, ...(dish.aliases ?? [])];
+      return dish.number === undefined ? own : [...own, ...own.map((n) => `${dish.number} ${n}`)];
+    });
+    const row = rows.get(truth.kind) ?? { right: 0, wrong: 0, low: {} };
+    for (const item of doc.items) {
+      const seen = provenance.get(item.id);
+      const page = seen?.page;
+      if (pages && page !== undefined && !pages.has(page)) continue;
+      const prices = scorer.pricesOf(doc, item);
+      const right = truth.dishes.some(
+        (dish, i) =>
+          names[i]!.some((name) => scorer.similarity(item.name, name) >= scorer.NAME_SIMILARITY) &&
+          (dish.prices.length === 0
+            ? prices.length === 0 || scorer.isVariable(item)
+            : dish.prices.every((p) => prices.includes(p))),
+      );
+      if (right) row.right++;
+      else row.wrong++;
+      for (const bar of LOW_BARS) {
+        const low = row.low[String(bar)] ?? { right: 0, wrong: 0 };
+        row.low[String(bar)] = low;
+        if ((seen?.confidence ?? 1) < bar) low[right ? 'right' : 'wrong']++;
+      }
+    }
+    rows.set(truth.kind, row);
+  }
+  return [...rows].map(([kind, row]) => ({ kind, ...row }));
+};
+
+/**
+ * Runs one corpus test file with the TAP reporter, its output echoed to stderr as it comes (a long run);
+ * `env` adds to the test's environment.
+ */
+const runPart = (part: Part, env: Readonly<Record<string, string>> = {}): Promise<string> =>
   new Promise((done, fail) => {
     const child = spawn(process.execPath, ['--test', '--test-reporter=tap', TEST_FILES[part]], {
       cwd: PROJECT,
-      env: { ...process.env, PROJECT_DIR: PROJECT },
+      env: { ...process.env, PROJECT_DIR: PROJECT, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -185,6 +294,18 @@ const printMenus = (rows: readonly MenuRow[]): void => {
   );
 };
 
+const printConfidence = (rows: readonly ConfidenceRow[]): void => {
+  console.log('\nconfidence (drafted dishes of the scored pages, right and wrong, below each bar):');
+  for (const r of rows)
+    console.log(
+      `${r.kind}: ${r.right} right, ${r.wrong} wrong; ` +
+        LOW_BARS.map((bar) => {
+          const low = r.low[String(bar)] ?? { right: 0, wrong: 0 };
+          return `< ${bar}: ${low.right}/${r.right} right (${pct(low.right, r.right)}), ${low.wrong}/${r.wrong} wrong (${pct(low.wrong, r.wrong)})`;
+        }).join('; '),
+    );
+};
+
 const main = async (): Promise<void> => {
   const args = process.argv.slice(2);
   const json = args.includes('--json');
@@ -202,11 +323,26 @@ const main = async (): Promise<void> => {
   }
   for (const p of parts)
     if (!present.includes(p)) console.error(`bench:corpus: ${TEST_FILES[p]} is absent, ${p} skipped`);
-  const report: { files?: FileRow[]; menus?: MenuRow[] } = {};
+  const report: { files?: FileRow[]; menus?: MenuRow[]; confidence?: ConfidenceRow[] } = {};
   for (const part of present) {
-    const tests = parseTap(await runPart(part));
-    if (part === 'files') report.files = tests.filter((t) => /^\S+ \(.*\)$/.test(t.title)).map(fileRow);
-    else report.menus = tests.map(menuRow).filter((r): r is MenuRow => r !== null);
+    if (part === 'files') {
+      const tests = parseTap(await runPart(part));
+      report.files = tests.filter((t) => /^\S+ \(.*\)$/.test(t.title)).map(fileRow);
+      continue;
+    }
+    // The menus test keeps each job's operations answer where WILD_OUT says (the caller's, else a scratch one).
+    const own = process.env.WILD_OUT ? undefined : mkdtempSync(join(tmpdir(), 'bench-corpus-'));
+    const out = process.env.WILD_OUT ?? own!;
+    try {
+      const tests = parseTap(await runPart(part, { WILD_OUT: out }));
+      report.menus = tests.map(menuRow).filter((r): r is MenuRow => r !== null);
+      const menus = join(CORPUS, 'menus');
+      const scorer = (await import(pathToFileURL(join(menus, 'score.mjs')).href)) as Scorer;
+      const truths = JSON.parse(readFileSync(join(menus, 'truth.json'), 'utf8')) as Record<string, Truth>;
+      report.confidence = await confidenceRows(out, truths, scorer);
+    } finally {
+      if (own) rmSync(own, { recursive: true, force: true });
+    }
   }
   if (json) {
     console.log(JSON.stringify(report, null, 1));
@@ -214,6 +350,7 @@ const main = async (): Promise<void> => {
   }
   if (report.files) printFiles(report.files);
   if (report.menus) printMenus(report.menus);
+  if (report.confidence) printConfidence(report.confidence);
 };
 
 await main();

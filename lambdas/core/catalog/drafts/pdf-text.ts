@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { definePDFJSModule, getDocumentProxy } from 'unpdf';
+import { definePDFJSModule, getDocumentProxy, getResolvedPDFJS } from 'unpdf';
+import { misreadFonts, reread } from './pdf-encoding';
 import type { TextRun } from './text-runs';
 
 /**
@@ -120,6 +121,28 @@ export interface OpenedPdf {
   close(): Promise<void>;
 }
 
+const isTextItem = <T extends object>(item: T): item is T & PdfTextItem => 'str' in item;
+
+/**
+ * The page's text items, with the text of fonts pdf.js decoded with the wrong encoding read again
+ * (pdf-encoding.ts). Such a page's text is asked for once more without pdf.js's Unicode normalisation, which
+ * makes a misread `ß` (the ligature `ﬂ`) a plain `fl`; each item is then normalised as pdf.js does. A page
+ * without such a font is read once, as pdf.js gives it.
+ */
+const textItems = async (page: PdfPage): Promise<PdfTextItem[]> => {
+  const items = (await page.getTextContent()).items.filter(isTextItem);
+  const misread = misreadFonts(items);
+  if (misread.size === 0) return items;
+  const raw = (await page.getTextContent({ disableNormalization: true })).items.filter(isTextItem);
+  const { normalizeUnicode } = await getResolvedPDFJS();
+  // Both readings hold the same items in the same order (one content stream, read twice): else the first one.
+  const source = raw.length === items.length ? raw : items;
+  return items.map((item, i) => {
+    const map = misread.get(item.fontName);
+    return map ? { ...item, str: normalizeUnicode(reread(source[i]!.str, map)) as string } : item;
+  });
+};
+
 /** Fonts by pdf.js's internal id → their PostScript names, once the page's operator list is loaded. */
 const fontNames = async (page: PdfPage, ids: readonly string[]): Promise<Map<string, string>> => {
   const names = new Map<string, string>();
@@ -177,8 +200,7 @@ export const openPdf = async (bytes: Uint8Array): Promise<OpenedPdf> => {
     async readText(pageNumber) {
       const page = await document.getPage(pageNumber);
       const [left = 0, bottom = 0, right = 0, top = 0] = page.view;
-      const content = await page.getTextContent();
-      const items = content.items.filter((i): i is PdfTextItem & typeof i => 'str' in i);
+      const items = await textItems(page);
       const runsWith = (fonts: ReadonlyMap<string, string>): TextRun[] =>
         items.flatMap((item) => toRun(item, pageNumber, top, left, fonts.get(item.fontName) ?? '') ?? []);
       let styled: Promise<TextRun[]> | undefined;

@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import PDFDocument from 'pdfkit';
 import { openPdf } from '../../../../lambdas/core/catalog/drafts/pdf-text';
 
@@ -17,6 +21,64 @@ const menu = async (): Promise<Uint8Array> => {
   return new Uint8Array(Buffer.concat(chunks));
 };
 
+/**
+ * A page whose first font is a TrueType font marked symbolic, with no /Encoding and no /ToUnicode (DejaVu
+ * Sans embedded whole), showing WinAnsi bytes, as some Windows producers write; the second is Helvetica in
+ * WinAnsiEncoding. `lines` are [font, text] pairs, the text's characters written as their Latin-1 bytes.
+ */
+const symbolicFontPdf = (lines: readonly (readonly ['F1' | 'F2', string])[]): Uint8Array => {
+  const fonts = join(dirname(createRequire(__filename).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+  const font = readFileSync(join(fonts, 'DejaVuSans.ttf'));
+  const content = Buffer.concat(
+    lines.map(([f, text], i) =>
+      Buffer.concat([
+        Buffer.from(`BT /${f} 12 Tf 72 ${720 - 20 * i} Td (`),
+        Buffer.from(text, 'latin1'),
+        Buffer.from(') Tj ET\n'),
+      ]),
+    ),
+  );
+  const packed = deflateSync(font);
+  const objects = [
+    Buffer.from('<< /Type /Catalog /Pages 2 0 R >>'),
+    Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>'),
+    Buffer.from(
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R /F2 8 0 R >> >> /Contents 5 0 R >>',
+    ),
+    Buffer.from('<< /Type /Font /Subtype /TrueType /BaseFont /ABCDEF+DejaVuSans /FontDescriptor 6 0 R >>'),
+    Buffer.concat([
+      Buffer.from(`<< /Length ${content.length} >>\nstream\n`),
+      content,
+      Buffer.from('\nendstream'),
+    ]),
+    Buffer.from(
+      '<< /Type /FontDescriptor /FontName /ABCDEF+DejaVuSans /Flags 4 /FontBBox [-1021 -463 1793 1232] /ItalicAngle 0 /Ascent 928 /Descent -236 /CapHeight 729 /StemV 80 /FontFile2 7 0 R >>',
+    ),
+    Buffer.concat([
+      Buffer.from(`<< /Length ${packed.length} /Length1 ${font.length} /Filter /FlateDecode >>\nstream\n`),
+      packed,
+      Buffer.from('\nendstream'),
+    ]),
+    Buffer.from('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>'),
+  ];
+  const parts = [Buffer.from('%PDF-1.4\n')];
+  const offsets: number[] = [];
+  let at = parts[0]!.length;
+  objects.forEach((object, i) => {
+    const bytes = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), object, Buffer.from('\nendobj\n')]);
+    offsets.push(at);
+    at += bytes.length;
+    parts.push(bytes);
+  });
+  const table = offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+  parts.push(
+    Buffer.from(
+      `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${table}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${at}\n%%EOF\n`,
+    ),
+  );
+  return new Uint8Array(Buffer.concat(parts));
+};
+
 describe('openPdf (the text layer of a PDF page)', () => {
   it('reads the runs first, and tells bold and italic from their fonts only when asked', async () => {
     const pdf = await openPdf(await menu());
@@ -33,6 +95,29 @@ describe('openPdf (the text layer of a PDF page)', () => {
       // Placed as the unstyled runs are.
       expect(styled.map(({ bold, italic, ...r }) => r)).toEqual(text.runs.map(({ bold, italic, ...r }) => r));
       await expect(text.styledRuns()).resolves.toBe(styled);
+    } finally {
+      await pdf.close();
+    }
+  });
+
+  it('reads a font pdf.js decodes with the wrong encoding right (a symbolic TrueType font without one)', async () => {
+    const pdf = await openPdf(
+      symbolicFontPdf([
+        ['F1', 'Hühnerfleischspieße 6,90'],
+        ['F1', 'Öffnungszeiten'],
+        ['F1', 'Gebratene Nudeln 9,50'],
+        ['F2', 'Geflügel mit Kräutern'],
+      ]),
+    );
+    try {
+      const text = await pdf.readText(1);
+      // pdf.js alone reads the first font as Mac Roman: `H¸hnerfleischspiefle`, `÷ffnungszeiten`.
+      expect(text.runs.map((r) => r.text)).toEqual([
+        'Hühnerfleischspieße 6,90',
+        'Öffnungszeiten',
+        'Gebratene Nudeln 9,50',
+        'Geflügel mit Kräutern',
+      ]);
     } finally {
       await pdf.close();
     }

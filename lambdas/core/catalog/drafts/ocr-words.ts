@@ -175,10 +175,18 @@ export const fixOcrWords = (runs: readonly TextRun[]): TextRun[] => {
 
 const DECIMAL_HEAD = new RegExp(String.raw`^\+?${MARK}?\d{1,4}[.,]$`, 'u');
 const DECIMAL_TAIL = new RegExp(String.raw`^\d{2}${MARK}?$`, 'u');
+/** The pieces of a price cut before its separator: `7` `.5`, `12` `,50€`. */
+const WHOLE_HEAD = new RegExp(String.raw`^\+?${MARK}?\d{1,4}$`, 'u');
+const SEPARATOR_TAIL = new RegExp(String.raw`^[.,]\d{1,2}${MARK}?$`, 'u');
+
+/** Whether two words of one row are a price cut at its decimal separator, before or after it. */
+const cutAtSeparator = (head: string, tail: string): boolean =>
+  (DECIMAL_HEAD.test(head) && DECIMAL_TAIL.test(tail)) ||
+  (WHOLE_HEAD.test(head) && SEPARATOR_TAIL.test(tail));
 
 /**
- * A price OCR cut at its decimal separator (`3,` `50€`: the gap after a comma read as a space) joined back
- * into one word, when the two pieces sit side by side on one row.
+ * A price OCR cut at its decimal separator (`3,` `50€`, `7` `.5`: the gap beside a point or a comma read as a
+ * space) joined back into one word, when the two pieces sit side by side on one row.
  */
 const joinSplitDecimals = (runs: TextRun[]): TextRun[] => {
   const out: TextRun[] = [];
@@ -186,14 +194,14 @@ const joinSplitDecimals = (runs: TextRun[]): TextRun[] => {
   for (const run of runs) {
     if (used.has(run)) continue;
     const tail =
-      run.confidence !== undefined && DECIMAL_HEAD.test(run.text)
+      run.confidence !== undefined && (DECIMAL_HEAD.test(run.text) || WHOLE_HEAD.test(run.text))
         ? runs.find(
             (other) =>
               other !== run &&
               !used.has(other) &&
               other.confidence !== undefined &&
               other.page === run.page &&
-              DECIMAL_TAIL.test(other.text) &&
+              cutAtSeparator(run.text, other.text) &&
               other.x >= run.x + run.width - run.height * 0.2 &&
               other.x - (run.x + run.width) <= run.height &&
               Math.min(run.y + run.height, other.y + other.height) - Math.max(run.y, other.y) >=

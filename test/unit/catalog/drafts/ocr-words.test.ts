@@ -35,6 +35,20 @@ describe('fixOcrWords (issue 23: what OCR glued or misread, fixed by the page ev
     expect(texts(fixOcrWords(row(10, 'Pizza', '7,40', '9,40')))).toEqual(['Pizza', '7,40', '9,40']);
   });
 
+  it('joins a price cut before its decimal point (`7` `.5`), and only side by side on one row', () => {
+    const fixed = fixOcrWords([
+      ...row(10, 'GELATO', '-', '7', '.5'),
+      ...row(40, 'Pasta', '12', ',50€'),
+      ...row(70, 'Soup', '4'),
+      ...row(100, '.5'),
+    ]);
+    expect(texts(fixed)).toEqual(['GELATO', '-', '7.5', 'Pasta', '12,50€', 'Soup', '4', '.5']);
+    expect(fixed[2]!.confidence).toBeLessThanOrEqual(0.85);
+    // A number and a word, or two whole numbers, stay apart.
+    expect(texts(fixOcrWords(row(10, 'Wings', '6', '12')))).toEqual(['Wings', '6', '12']);
+    expect(texts(fixOcrWords(row(10, 'Beer', '0', '.5l')))).toEqual(['Beer', '0', '.5l']);
+  });
+
   it('reads an S before an amount as a lost $ only on a page that writes $ elsewhere', () => {
     const withDollars = [
       ...row(10, 'SANDWICHS4'),

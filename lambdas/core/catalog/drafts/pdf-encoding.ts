@@ -45,8 +45,7 @@ export const misreadSigns = (text: string): number => {
   for (let i = 1; i < chars.length - 1; i++) {
     const c = chars[i]!;
     if (c.charCodeAt(0) < 0x80 || !isLetter(chars[i - 1]) || !isLetter(chars[i + 1])) continue;
-    if (isLetter(c) ? !isLower(c) && isLower(chars[i + 1]) : !WITHIN_WORDS.has(c))
-      count++;
+    if (isLetter(c) ? !isLower(c) && isLower(chars[i + 1]) : !WITHIN_WORDS.has(c)) count++;
   }
   return count;
 };

@@ -125,13 +125,19 @@ const isTextItem = <T extends object>(item: T): item is T & PdfTextItem => 'str'
 
 /**
  * The page's text items, with the text of fonts pdf.js decoded with the wrong encoding read again
- * (pdf-encoding.ts). Such a page's text is asked for once more without pdf.js's Unicode normalisation, which
- * makes a misread `ß` (the ligature `ﬂ`) a plain `fl`; each item is then normalised as pdf.js does. A page
- * without such a font is read once, as pdf.js gives it.
+ * (pdf-encoding.ts). A font found so on an earlier page of the document (`misreadSoFar`, which this adds
+ * to) is read again on this one too, where its text alone might not tell (`÷ffnungszeiten`). Such a page's
+ * text is asked for once more without pdf.js's Unicode normalisation, which makes a misread `ß` (the
+ * ligature `ﬂ`) a plain `fl`; each item is then normalised as pdf.js does. A page without such a font is
+ * read once, as pdf.js gives it.
  */
-const textItems = async (page: PdfPage): Promise<PdfTextItem[]> => {
+const textItems = async (
+  page: PdfPage,
+  misreadSoFar: Map<string, ReadonlyMap<string, string>>,
+): Promise<PdfTextItem[]> => {
   const items = (await page.getTextContent()).items.filter(isTextItem);
-  const misread = misreadFonts(items);
+  for (const [font, map] of misreadFonts(items)) misreadSoFar.set(font, map);
+  const misread = new Map([...misreadSoFar].filter(([font]) => items.some((i) => i.fontName === font)));
   if (misread.size === 0) return items;
   const raw = (await page.getTextContent({ disableNormalization: true })).items.filter(isTextItem);
   const { normalizeUnicode } = await getResolvedPDFJS();
@@ -195,12 +201,14 @@ export const openPdf = async (bytes: Uint8Array): Promise<OpenedPdf> => {
     typeof getDocumentProxy
   >[1];
   const document = await getDocumentProxy(new Uint8Array(bytes), options);
+  // Fonts pdf.js misreads, by its id (one font object a document, whichever page shows it).
+  const misreadSoFar = new Map<string, ReadonlyMap<string, string>>();
   return {
     pageCount: document.numPages,
     async readText(pageNumber) {
       const page = await document.getPage(pageNumber);
       const [left = 0, bottom = 0, right = 0, top = 0] = page.view;
-      const items = await textItems(page);
+      const items = await textItems(page, misreadSoFar);
       const runsWith = (fonts: ReadonlyMap<string, string>): TextRun[] =>
         items.flatMap((item) => toRun(item, pageNumber, top, left, fonts.get(item.fontName) ?? '') ?? []);
       let styled: Promise<TextRun[]> | undefined;

@@ -51,14 +51,18 @@ export const misreadSigns = (text: string): number => {
 };
 
 /**
- * The strings of each font read again where the font was decoded with the wrong encoding (see above), by
- * font name; fonts read right are not in the answer.
+ * The re-reading (`reread`'s map) of each font decoded with the wrong encoding (see above), by font name;
+ * fonts read right are not in the answer.
  */
 export const misreadFonts = (
   items: readonly { readonly str: string; readonly fontName: string }[],
 ): Map<string, Map<string, string>> => {
   const texts = new Map<string, string[]>();
-  for (const item of items) texts.set(item.fontName, [...(texts.get(item.fontName) ?? []), item.str]);
+  for (const item of items) {
+    const strings = texts.get(item.fontName);
+    if (strings) strings.push(item.str);
+    else texts.set(item.fontName, [item.str]);
+  }
   const misread = new Map<string, Map<string, string>>();
   for (const [font, strings] of texts) {
     const text = strings.join('\n');

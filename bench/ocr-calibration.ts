@@ -2,7 +2,9 @@
  * `npm run calibrate:ocr`: measures the value ranges that the recogniser's int8 convolutions are quantised over
  * (lambdas/adapters/paddle/model-quantization.ts) and writes them to
  * lambdas/adapters/paddle/recognizer-calibration.json. Run it again when the OCR models change (a test fails
- * when the file's model digest is not the installed model's; until then the recogniser runs in floats).
+ * when the file's model digest is not the installed model's; until then the recogniser runs in floats), and
+ * when model-fusion.ts changes which values the convolutions read (their ranges are kept by value name: a
+ * test fails when fewer convolutions than the model's are quantised).
  *
  * The line images are the ones the job worker's OCR cuts from generated menus (test/fixtures/drafts: every
  * menu as a text PDF, a clean PNG, a rough JPEG and phone photos — straight, turned, seen at an angle, small),

@@ -27,6 +27,7 @@ describe('the shipped PaddleOCR models', () => {
     const fused = fuseModel(original);
     expect(fused.hardSwish).toBeGreaterThan(20);
     expect(fused.affine).toBeGreaterThan(20);
+    expect(fused.inputAffine).toBeGreaterThan(20);
     // What is left of the element-wise spelling: no Clip (each was a hard-swish's).
     expect(opCounts(original).Clip).toBe(fused.hardSwish);
     expect(opCounts(fused.bytes).Clip).toBeUndefined();
@@ -41,6 +42,7 @@ describe('the shipped PaddleOCR models', () => {
     const original = new Uint8Array(readFileSync(join(OCR_ASSETS, 'ch_PP-OCRv4_det_infer.onnx')));
     const fused = fuseModel(original);
     expect(fused.hardSwish).toBeGreaterThan(10);
+    expect(fused.inputAffine).toBeGreaterThan(10);
     expect(fused.bytes).not.toBe(original);
     const dims = [1, 3, 256, 320];
     const input = noise(3 * 256 * 320, 11);
@@ -103,7 +105,7 @@ describe('fuseModel on a small model', () => {
     async (opset) => {
       const model = smallModel({ opset });
       const fused = fuseModel(model);
-      expect(fused).toMatchObject({ affine: 1, hardSwish: 1 });
+      expect(fused).toMatchObject({ affine: 1, hardSwish: 1, inputAffine: 0 });
       expect(opCounts(fused.bytes)).toEqual({ Constant: 2, Conv: 1, HardSigmoid: 1, Mul: 1 });
       const before = await run(model, input, [1, 2, 5, 5]);
       expect(before.some((v) => v < 0) && before.some((v) => v > 3)).toBe(true);
@@ -129,9 +131,70 @@ describe('fuseModel on a small model', () => {
 
   it('returns bytes that are no model unchanged', () => {
     const bytes = new TextEncoder().encode('%PDF-1.7 not a model at all');
-    expect(fuseModel(bytes)).toEqual({ bytes, affine: 0, hardSwish: 0 });
+    expect(fuseModel(bytes)).toEqual({ bytes, affine: 0, hardSwish: 0, inputAffine: 0 });
     const truncated = smallModel({ opset: 9 }).subarray(0, 200);
     expect(fuseModel(truncated).bytes).toBe(truncated);
+  });
+});
+
+// x → Relu → Mul(scale) → Add(shift) → Conv 1 × 1 → Relu → Mul(scale) → Add(shift) → Conv 3 × 3 padded (→ y):
+// PP-LCNetV3's affine blocks after an activation, each read by a convolution.
+const affineBeforeModel = ({ shiftRead = false }: { shiftRead?: boolean } = {}): Uint8Array => {
+  const pads = (p: number) =>
+    message(5, [text(1, 'pads'), ...[p, p, p, p].map((v) => varint(8, v)), varint(20, 7)]);
+  const graph = [
+    constant('w1', [3, 2, 1, 1], Array.from(noise(6, 13))),
+    constant('b1', [3], [0.2, -0.1, 0.05]),
+    constant('w2', [3, 1, 3, 3], Array.from(noise(27, 17))),
+    constant('b2', [3], [-0.3, 0.4, 0.1]),
+    constant('scale1', [1], [0.6]),
+    constant('shift1', [1], [-0.25]),
+    constant('scale2', [1], [1.9]),
+    constant('shift2', [], [0.7]),
+    node('Relu', ['x'], ['r1']),
+    node('Mul', ['r1', 'scale1'], ['m1']),
+    node('Add', ['shift1', 'm1'], ['a1']),
+    node('Conv', ['a1', 'w1', 'b1'], ['c1'], [pads(0)]),
+    node('Relu', ['c1'], ['r2']),
+    node('Mul', ['scale2', 'r2'], ['m2']),
+    node('Add', ['m2', 'shift2'], ['a2']),
+    node(
+      'Conv',
+      ['a2', 'w2', 'b2'],
+      ['y'],
+      [pads(1), message(5, [text(1, 'group'), varint(3, 3), varint(20, 2)])],
+    ),
+    text(2, 'affine before'),
+    valueInfo(11, 'x', [1, 2, 5, 5]),
+    valueInfo(12, 'y', [1, 3, 5, 5]),
+    ...(shiftRead ? [valueInfo(12, 'a1', [1, 2, 5, 5])] : []),
+  ];
+  return writeFields([varint(1, 7), message(8, [text(1, ''), varint(2, 11)]), message(7, graph)]);
+};
+
+describe('fuseModel: affine blocks folded into the convolution reading them', () => {
+  const input = noise(50, 9).map((v) => v * 3);
+
+  it('folds scale and shift into a 1 × 1 convolution, and the scale into a padded one (its shift stays)', async () => {
+    const model = affineBeforeModel();
+    const fused = fuseModel(model);
+    expect(fused).toMatchObject({ inputAffine: 2, affine: 0, hardSwish: 0 });
+    // The padded convolution keeps an Add of shift / scale before it: its padding must stay the block's zeros.
+    expect(opCounts(fused.bytes)).toEqual({ Constant: 5, Relu: 2, Conv: 2, Add: 1 });
+    const before = await run(model, input, [1, 2, 5, 5]);
+    expect(largestDifference(before, await run(fused.bytes, input, [1, 2, 5, 5]))).toBeLessThan(1e-5);
+  });
+
+  it('keeps a block whose value is read elsewhere as it is', async () => {
+    const model = affineBeforeModel({ shiftRead: true });
+    const fused = fuseModel(model);
+    expect(fused.inputAffine).toBe(1);
+    expect(opCounts(fused.bytes)).toMatchObject({ Mul: 1, Add: 2 });
+    const [before, after] = [
+      await run(model, input, [1, 2, 5, 5]),
+      await run(fused.bytes, input, [1, 2, 5, 5]),
+    ];
+    expect(largestDifference(before, after)).toBeLessThan(1e-5);
   });
 });
 

@@ -1,11 +1,15 @@
 /**
- * PaddleOCR's models, as Paddle2ONNX exports them, spell out two things ONNX Runtime does not fuse (issue 23:
+ * PaddleOCR's models, as Paddle2ONNX exports them, spell out three things ONNX Runtime does not fuse (issue 23:
  * seconds per page; measured in its profile, a third of the recogniser's time):
  * - each hard-swish activation as four element-wise operations over the whole feature map (`Add 3`,
  *   `Clip 0…6`, `Mul`, `Div 6`), rewritten here as `HardSigmoid(α = 1/6, β = 1/2)` times its input — an
  *   operation ONNX Runtime runs inside the convolution before it;
  * - PP-LCNetV3's learnable affine blocks, a `Mul` and an `Add` of two scalars right after a convolution,
- *   folded into that convolution's weights and bias.
+ *   folded into that convolution's weights and bias;
+ * - the same blocks after an activation, read by the next convolution: folded into that convolution (its
+ *   weights scaled; its bias shifted when it pads nothing, a 1 × 1 convolution, else an `Add` of one scalar
+ *   stays before it). Two passes over the feature map fewer each (measured: 0.90 times the detector's time,
+ *   about 0.95 times the int8 recogniser's).
  * The rewritten model computes the same function (to float rounding). Only nodes in exactly these shapes
  * change: every other node, and every field of the model this file does not name, is kept byte for byte (a
  * protobuf schema decoder would drop the fields its schema lacks, so the model is read at the wire level).
@@ -13,31 +17,43 @@
  */
 
 import {
+  attributes,
   constantNode,
   type FloatTensor,
   floatAttribute,
   floatAttributeOf,
+  intsAttributeOf,
   type Node,
   newNode,
   readGraph,
   rewired,
 } from './onnx-graph';
 
+/** A fused model, and how many of each rewrite it took. */
+export interface Fused {
+  readonly bytes: Uint8Array;
+  readonly hardSwish: number;
+  /** Affine blocks folded into the convolution before them. */
+  readonly affine: number;
+  /** Affine blocks folded into the convolution after them (the one reading them). */
+  readonly inputAffine: number;
+}
+
 /**
- * The model with its hard-swish activations and its convolutions' scalar affine blocks fused (see above),
- * and how many of each; the bytes unchanged when nothing matched or the model could not be read.
+ * The model with its hard-swish activations and its scalar affine blocks fused (see above), and how many of
+ * each; the bytes unchanged when nothing matched or the model could not be read.
  */
-export const fuseModel = (bytes: Uint8Array): { bytes: Uint8Array; hardSwish: number; affine: number } => {
+export const fuseModel = (bytes: Uint8Array): Fused => {
   try {
     return fuse(bytes);
   } catch {
-    return { bytes, hardSwish: 0, affine: 0 };
+    return { bytes, hardSwish: 0, affine: 0, inputAffine: 0 };
   }
 };
 
-const fuse = (bytes: Uint8Array): { bytes: Uint8Array; hardSwish: number; affine: number } => {
+const fuse = (bytes: Uint8Array): Fused => {
   const graph = readGraph(bytes);
-  if (!graph) return { bytes, hardSwish: 0, affine: 0 };
+  if (!graph) return { bytes, hardSwish: 0, affine: 0, inputAffine: 0 };
   const { constants, graphOutputs } = graph;
   const nodes: (Node | undefined)[] = [...graph.nodes];
   const scalar = (name: string | undefined): number | undefined => {
@@ -56,9 +72,11 @@ const fuse = (bytes: Uint8Array): { bytes: Uint8Array; hardSwish: number; affine
       ? node.inputs[node.inputs[0] === name ? 1 : 0]
       : undefined;
 
-  const added: Node[] = [];
   let affine = 0;
   let hardSwish = 0;
+  let inputAffine = 0;
+  /** Weights and biases written here, by name: a convolution may be folded into from both sides. */
+  const folded = new Map<string, FloatTensor>();
 
   // Conv → Mul(scale) → Add(shift): the convolution with its weights scaled and its bias scaled and shifted.
   nodes.forEach((conv, i) => {
@@ -79,10 +97,8 @@ const fuse = (bytes: Uint8Array): { bytes: Uint8Array; hardSwish: number; affine
       dims: [channels],
       values: Float32Array.from({ length: channels }, (_, c) => (bias?.values[c] ?? 0) * scale + shift),
     };
-    added.push(
-      constantNode(`${name}.weights`, scaled.dims, scaled.values),
-      constantNode(`${name}.bias`, shifted.dims, shifted.values),
-    );
+    folded.set(`${name}.weights`, scaled);
+    folded.set(`${name}.bias`, shifted);
     nodes[i] = rewired(conv, 'Conv', [conv.inputs[0]!, `${name}.weights`, `${name}.bias`], add.node.outputs);
     nodes[mul.index] = undefined;
     nodes[add.index] = undefined;
@@ -112,11 +128,73 @@ const fuse = (bytes: Uint8Array): { bytes: Uint8Array; hardSwish: number; affine
     nodes[div.index] = rewired(div.node, 'Mul', [x, gate], div.node.outputs);
     hardSwish++;
   });
-  if (affine + hardSwish === 0) return { bytes, hardSwish, affine };
+  // Mul(scale) → Add(shift) → Conv: an affine block after an activation, folded into the convolution that
+  // reads it. Conv(W, c)(a·y + b) = Conv(a·W, c + b·ΣW)(y) where every output reads only the input (no
+  // padding: a 1 × 1 convolution); with padding, the zeros it pads with must stay zeros of a·y + b, so only
+  // the scale is folded: Conv(a·W, c)(y + b/a).
+  nodes.forEach((mul, i) => {
+    if (mul?.op !== 'Mul' || mul.outputs.length !== 1) return;
+    const input = mul.inputs.find((name) => scalar(name) === undefined);
+    const scale = input === undefined ? undefined : scalar(other(mul, input));
+    const add = scale ? next(mul.outputs[0]!, 'Add') : undefined;
+    const shift = add && scalar(other(add.node, mul.outputs[0]!));
+    const conv = add && next(add.node.outputs[0]!, 'Conv');
+    if (input === undefined || !scale || shift === undefined || !add || !conv) return;
+    if (conv.node.inputs[0] !== add.node.outputs[0] || conv.node.inputs.length < 2) return;
+    const weights = folded.get(conv.node.inputs[1]!) ?? constants.get(conv.node.inputs[1]!);
+    const biasName = conv.node.inputs[2];
+    const bias = biasName ? (folded.get(biasName) ?? constants.get(biasName)) : undefined;
+    const channels = weights?.dims[0];
+    if (!weights || channels === undefined || (biasName ? bias?.values.length !== channels : false)) return;
+    const perChannel = weights.values.length / channels;
+    const padded = (intsAttributeOf(conv.node, 'pads') ?? []).some((p) => p !== 0) || autoPadded(conv.node);
+    const name = `${conv.node.outputs[0]}/input_folded`;
+    const scaled: FloatTensor = { dims: weights.dims, values: weights.values.map((w) => w * scale) };
+    const shifted: FloatTensor = {
+      dims: [channels],
+      values: Float32Array.from({ length: channels }, (_, c) => {
+        let sum = 0;
+        if (!padded) for (let k = 0; k < perChannel; k++) sum += weights.values[c * perChannel + k]!;
+        return (bias?.values[c] ?? 0) + shift * sum;
+      }),
+    };
+    folded.delete(conv.node.inputs[1]!);
+    if (biasName) folded.delete(biasName);
+    folded.set(`${name}.weights`, scaled);
+    folded.set(`${name}.bias`, shifted);
+    let convInput = input;
+    if (padded) {
+      folded.set(`${name}.shift`, { dims: [1], values: Float32Array.of(shift / scale) });
+      nodes[add.index] = rewired(add.node, 'Add', [input, `${name}.shift`], add.node.outputs);
+      convInput = add.node.outputs[0]!;
+    } else nodes[add.index] = undefined;
+    nodes[conv.index] = rewired(
+      conv.node,
+      'Conv',
+      [convInput, `${name}.weights`, `${name}.bias`],
+      conv.node.outputs,
+    );
+    nodes[i] = undefined;
+    inputAffine++;
+  });
+  if (affine + hardSwish + inputAffine === 0) return { bytes, hardSwish, affine, inputAffine };
 
+  const added = [...folded].map(([name, tensor]) => constantNode(name, tensor.dims, tensor.values));
   const kept = [...added, ...nodes].filter((node): node is Node => node !== undefined);
-  return { bytes: graph.write(kept), hardSwish, affine };
+  return { bytes: graph.write(kept), hardSwish, affine, inputAffine };
 };
+
+/** Whether a convolution pads by `auto_pad` (SAME_UPPER, SAME_LOWER) rather than by its `pads`. */
+const autoPadded = (conv: Node): boolean => {
+  const value = attributes(conv)
+    .get('auto_pad')
+    ?.find((a) => a.number === ATTRIBUTE_STRING)?.value;
+  const mode = value instanceof Uint8Array ? new TextDecoder().decode(value) : 'NOTSET';
+  return mode !== 'NOTSET' && mode !== 'VALID';
+};
+
+/** AttributeProto's field of a string value. */
+const ATTRIBUTE_STRING = 4;
 
 /** Fused models by the bytes they were made of: the same bytes (a model file read once) are fused once. */
 const fusedModels = new WeakMap<Uint8Array, Uint8Array>();

@@ -266,6 +266,25 @@ export const intAttributeOf = (node: Node, name: string): number | undefined => 
   return typeof value === 'bigint' ? Number(BigInt.asIntN(64, value)) : undefined;
 };
 
+/** An ints attribute's values (each its own varint field, or packed in one), undefined if the node has none. */
+export const intsAttributeOf = (node: Node, name: string): number[] | undefined => {
+  const fields = attributes(node)
+    .get(name)
+    ?.filter((a) => a.number === ATTRIBUTE_INTS);
+  if (!fields || fields.length === 0) return undefined;
+  const values: number[] = [];
+  for (const f of fields) {
+    if (typeof f.value === 'bigint') values.push(Number(BigInt.asIntN(64, f.value)));
+    else
+      for (let at = 0; at < f.value.length; ) {
+        const [value, next] = readVarint(f.value, at);
+        values.push(Number(BigInt.asIntN(64, value)));
+        at = next;
+      }
+  }
+  return values;
+};
+
 /** A model read for rewriting: its nodes, the float constants they read, and what reads each value. */
 export interface Graph {
   readonly nodes: readonly Node[];

@@ -14,6 +14,26 @@ import type { PricedLine } from './priced-lines';
  * followed by a list of priced lines, each a dish of its own: `Sides` over `fries $6`, `rice $6`).
  */
 
+/**
+ * A line's width per character (its cells' widths over their characters, a space between words counted
+ * once): the size of its letters as set, whatever the height of the box around them.
+ */
+export const letterPitch = (line: Line): number => {
+  const width = line.cells.reduce((sum, c) => sum + c.width, 0);
+  const characters = line.cells.reduce((sum, c) => sum + c.text.trim().replace(/\s+/g, ' ').length, 0);
+  return characters > 0 ? width / characters : 0;
+};
+
+/**
+ * `line` set smaller than `name` (by 8 %). Where OCR measured both, by the height of their boxes, the letters
+ * must be narrower too: glare, blur or a loose box make a line's box taller, not its letters wider.
+ */
+export const smallerLetters = (line: Line, name: Line): boolean =>
+  line.fontSize < name.fontSize * 0.92 &&
+  (line.confidence === undefined ||
+    name.confidence === undefined ||
+    letterPitch(line) < letterPitch(name) * 0.92);
+
 /** A line's style: size (to half a point), weight, slant, capitals. */
 export const styleKey = (line: Line): string =>
   `${Math.round(line.fontSize * 2) / 2}|${line.bold}|${line.italic}|${line.caps >= 0.8}`;
@@ -38,7 +58,7 @@ export const sameStyle = (a: Line, b: Line, sizeTolerance = 0.08): boolean =>
  */
 export const looksLikeDescription = (line: Line, name: Line): boolean =>
   !(line.caps >= 0.5 && name.caps < 0.3) &&
-  (line.fontSize < name.fontSize * 0.92 ||
+  (smallerLetters(line, name) ||
     (line.italic && !name.italic) ||
     (name.bold && !line.bold) ||
     /^[\p{Ll}(]/u.test(line.text));

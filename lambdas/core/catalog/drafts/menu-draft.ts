@@ -2,6 +2,7 @@ import type { DraftItem, DraftVariant } from '../draft';
 import {
   headsList,
   isBelow,
+  letterPitch,
   looksLikeDescription,
   nameStyles,
   sameStyle,
@@ -117,6 +118,10 @@ export const draftMenu = (
   const dishLines = priced.filter((p) => hasPrice(p) && p.label !== '');
   const indexOf = new Map(priced.map((p, i) => [p, i]));
   const bodySize = median(dishLines.map((p) => p.line.fontSize)) || median(lines.map((l) => l.fontSize));
+  /** The dish lines' letter pitch, where OCR read them (letterPitch). */
+  const bodyPitch = median(
+    dishLines.filter((p) => p.line.confidence !== undefined).map((p) => letterPitch(p.line)),
+  );
   /** Where the dishes of each flow start: the left edges of its priced lines with a name. */
   const dishEdges = new Map<string, number[]>();
   for (const q of dishLines) {
@@ -214,7 +219,14 @@ export const draftMenu = (
     if (nameLines.has(p) || line.fontSize < nameSize * 0.95) return false;
     if (hasPrice(p) || line.text.length > 60 || words(line.text) > 8 || /[,;]$/.test(line.text)) return false;
     if (!/\p{L}{2}/u.test(line.text)) return false;
-    const larger = line.fontSize >= bodySize * 1.15;
+    // Where OCR measured the size, by the height of a line's box, its letters must be larger too: glare, blur
+    // or a detector's loose box make a dish line's box taller, not its letters wider.
+    const larger =
+      line.fontSize >= bodySize * 1.15 &&
+      (line.confidence === undefined ||
+        textPages.has(line.page) ||
+        !bodyPitch ||
+        letterPitch(line) >= bodyPitch * 1.15);
     const caps = line.caps >= 0.8 && line.text.replace(/[^\p{L}]/gu, '').length >= 3 && !namesCaps;
     const bold = line.bold && !namesBold && !line.italic;
     return larger || caps || bold;

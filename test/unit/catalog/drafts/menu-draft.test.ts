@@ -135,6 +135,42 @@ describe('draftMenu', () => {
     expect(text.confidence).toBeGreaterThan(items[0]!.confidence!);
   });
 
+  it('takes an OCR line for a heading by its size only when its letters are larger, not only its box', () => {
+    const photo = { page: 1, width: 1000, height: 1000, method: 'ocr' as const };
+    // A dish line whose price glare hid: its box is taller than the dish lines' (the glare), its letters are
+    // set as theirs (the same width per letter).
+    const glare = (size: number) => {
+      const run = aRun('Bacon Brussels Sprouts', 100, 240, { size: 55, confidence: 0.8 });
+      return { ...run, width: aRun(run.text, 0, 0, { size }).width };
+    };
+    const menu = (line: TextRun) => [
+      aRun('Burgers', 100, 40, { size: 45, confidence: 0.95 }),
+      aRun('Cheeseburger', 100, 120, { size: 30, confidence: 0.95 }),
+      aRightAligned('12.00', 900, 120, { size: 30, confidence: 0.96 }),
+      aRun('Veggie Burger', 100, 180, { size: 30, confidence: 0.95 }),
+      aRightAligned('11.00', 900, 180, { size: 30, confidence: 0.96 }),
+      line,
+      aRun('Chicken Wings', 100, 330, { size: 30, confidence: 0.95 }),
+      aRightAligned('9.00', 900, 330, { size: 30, confidence: 0.96 }),
+      aRun('Onion Rings', 100, 390, { size: 30, confidence: 0.95 }),
+      aRightAligned('5.00', 900, 390, { size: 30, confidence: 0.96 }),
+    ];
+    const categories = (line: TextRun) =>
+      Object.fromEntries(summary(menu(line), [photo]).map((i) => [i.name, i.category]));
+    // Letters as large as its box: a heading over the dishes under it.
+    expect(categories(glare(55))).toMatchObject({
+      Cheeseburger: 'Burgers',
+      'Chicken Wings': 'Bacon Brussels Sprouts',
+      'Onion Rings': 'Bacon Brussels Sprouts',
+    });
+    // Letters as the dishes': no heading; the dishes under it stay in their section.
+    expect(categories(glare(30))).toMatchObject({
+      Cheeseburger: 'Burgers',
+      'Chicken Wings': 'Burgers',
+      'Onion Rings': 'Burgers',
+    });
+  });
+
   it('keeps a dish whose price is not a price without one, and warns about text it could not place', () => {
     const { items, warnings } = draft([
       aRun('Call us: 555-0100', 40, 60),

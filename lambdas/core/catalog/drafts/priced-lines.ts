@@ -75,11 +75,21 @@ const withoutLeaderNoise = (cell: Cell): string =>
     .map((r) => r.text)
     .join(' ');
 
-/** Leader dots OCR glued to the end of a name (`Style .........c..oiue`). */
+/**
+ * Leader dots OCR read after a name (`Style .........c..oiue`): words holding them are dropped, and dots
+ * glued to the name's last word (`Fried Rice..`) are taken off it, the word kept.
+ */
 const withoutTrailingLeaders = (cell: Cell): string => {
-  const runs = [...cell.runs];
-  while (runs.length > 1 && /[.·…_]{2,}/u.test(runs.at(-1)!.text)) runs.pop();
-  return runs.length === cell.runs.length ? cell.text : runs.map((r) => r.text).join(' ');
+  const words = cell.runs.map((r) => r.text);
+  while (words.length > 1 && /[.·…_]{2,}/u.test(words.at(-1)!)) {
+    const glued = /^(.*[\p{L}\d)])[.·…_]{2,}$/u.exec(words.at(-1)!)?.[1];
+    if (glued !== undefined && !/[.·…_]{2,}/u.test(glued)) {
+      words[words.length - 1] = glued;
+      break;
+    }
+    words.pop();
+  }
+  return words.join(' ') === cell.runs.map((r) => r.text).join(' ') ? cell.text : words.join(' ');
 };
 
 /**

@@ -200,12 +200,18 @@ describe('draftMenu', () => {
       aRightAligned('9.50', 900, 160, { size: 30, confidence: 0.96 }),
       aRun('Lasagna', 100, 220, { size: 30, confidence: 0.96 }),
       aRightAligned('17:75', 900, 220, { size: 30, confidence: 0.92 }),
+      aRun('Shrimp', 100, 280, { size: 30, confidence: 0.98 }),
+      aRun('Fried', 200, 280, { size: 30, confidence: 0.98 }),
+      aRun('Rice..', 290, 280, { size: 30, confidence: 0.9 }),
+      aRightAligned('7.95', 900, 280, { size: 30, confidence: 0.96 }),
     ];
     const { items } = draft(runs, [photo]);
     expect(items.map((i) => [i.name, i.variants[0]!.price?.amount])).toEqual([
       ['Fish and Chips', 2100],
       ['Two Eggs', 950],
       ['Lasagna', 1775],
+      // Dots glued to a name's last word are leaders, the word is the name's.
+      ['Shrimp Fried Rice', 795],
     ]);
     expect(items[2]!.doubts).toContain('price read by OCR and not confirmed');
     // In a text layer a time stays a time.

@@ -46,9 +46,12 @@ const AMOUNT = String.raw`(?:${SPECIAL}|${CURRENCY_MARK}?\s?${AMOUNT_NUMBER}(?:\
 /**
  * One token at the very end, with what separates it from the text before it: dot leaders, spaced or not and
  * touching the price or not (`Soup ........ 4.50`, `Soup . . . . .$4.50`), a dash or bar, a slash, spaces.
+ * One leader character is enough where it stands after a word or a space and right before an amount with
+ * decimals (`Wonton .3.50`, `Soup…4.50`: OCR keeps the last dot of a leader, glued to the price); never after
+ * a digit (`12.03.24`), nor before an amount without decimals (`Add bacon .75` is not 75).
  */
 const TRAILING = new RegExp(
-  String.raw`(^|\s*[.·…_](?:\s?[.·…_])+\s*|\s+[|/–—-]\s*|\s*/\s*|\s+)(${MARKET_PRICE_AT_END}|${AMOUNT})\s*$`,
+  String.raw`(^|\s*[.·…_](?:\s?[.·…_])+\s*|(?<=^|[\p{L})\s])[.·…_](?=\d{1,5}[.,]\d{1,2}\s*$)|\s+[|/–—-]\s*|\s*/\s*|\s+)(${MARKET_PRICE_AT_END}|${AMOUNT})\s*$`,
   'u',
 );
 const UNIT_PRICE = new RegExp(String.raw`${AMOUNT}\s?${PER_UNIT.source}\s*$`, 'iu');

@@ -25,6 +25,10 @@ describe('readLinePrices', () => {
     ['Pizza 10 / 14 / 18', 'Pizza', ['1000 USD', '1400 USD', '1800 USD']],
     ['House wine  9.00  34.00', 'House wine', ['900 USD', '3400 USD']],
     ['Oysters ........ MP', 'Oysters', ['variable']],
+    // OCR keeps a leader's last dot glued to the price.
+    ['Wonton Soup .3.50', 'Wonton Soup', ['350 USD']],
+    ['Egg Roll…1.75', 'Egg Roll', ['175 USD']],
+    ['.4.50', '', ['450 USD']],
     ['Lobster  Market Price', 'Lobster', ['variable']],
     ['Poisson du jour  prix du marché', 'Poisson du jour', ['variable']],
   ])('%s', (text, label, expected) => {
@@ -50,6 +54,9 @@ describe('readLinePrices', () => {
     expect(amounts('7 Up')).toEqual([]);
     expect(amounts('Coke 330ml')).toEqual([]);
     expect(amounts('Open 11:30 - 22:00')).toEqual([]);
+    // One dot before a number is a leader only after a word and before decimals.
+    expect(amounts('Menu of 12.03.24')).toEqual([]);
+    expect(amounts('Add bacon .75')).toEqual([]);
   });
 
   it('reports multi-buy deals and unit prices as not a price (SPEC 5.2), keeping the name', () => {

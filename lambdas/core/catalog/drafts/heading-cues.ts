@@ -28,10 +28,25 @@ export const words = (text: string): number => text.split(/\s+/).filter(Boolean)
 /** Two commas or more: a list of things (ingredients), which names no dish and heads no section. */
 export const isList = (text: string): boolean => (text.match(/,/g) ?? []).length >= 2;
 
-/** A parenthesised note or a list of things: text that is never a section heading. */
+/**
+ * Contact details: a phone number or opening hours (eight digits or more, as many as its letters or more:
+ * `Tel: (717) 436-9863`, `11:30 - 22:00`), a web or mail address.
+ */
+export const isContact = (text: string): boolean => {
+  const digits = text.match(/\d/g)?.length ?? 0;
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  return (
+    (digits >= 8 && digits >= letters) || /(?:https?:\/\/|www\.)\S|[\w.+-]+@[\w-]+\.\p{L}{2,}/iu.test(text)
+  );
+};
+
+/**
+ * A parenthesised note, a list of things or contact details: text that is never a section heading (a
+ * restaurant's phone number set large at the top of its menu names no category).
+ */
 export const neverHeading = (text: string): boolean => {
   const trimmed = text.trim();
-  return trimmed.startsWith('(') || isList(trimmed);
+  return trimmed.startsWith('(') || isList(trimmed) || isContact(trimmed);
 };
 
 const shortHeadingText = (text: string): boolean => {

@@ -30,6 +30,24 @@ const summary = (runs: TextRun[], currency = 'INR') => {
 };
 
 describe('headings told by place and repetition', () => {
+  it('never takes contact details set large (a phone number, opening hours, a web address) for a heading', () => {
+    // Under the restaurant's name (its title), over the first section.
+    const contact = (line: string) => [
+      aRun('Bella Napoli', 60, 20, ocr(64)),
+      aRun(line, 60, 100, ocr(48)),
+      aRun('Starters', 60, 170, ocr(38)),
+      aRun('Garlic Bread', 60, 220, ocr(30)),
+      aRightAligned('$5.50', 560, 220, ocr(30)),
+      aRun('Tomato Soup', 60, 260, ocr(30)),
+      aRightAligned('$6.00', 560, 260, ocr(30)),
+    ];
+    for (const line of ['Tel: (717) 555-0123', '11:30 - 22:00', 'www.example-bistro.com'])
+      expect(summary(contact(line), 'USD').dishes).toEqual([
+        'Starters / Garlic Bread / 550',
+        'Starters / Tomato Soup / 600',
+      ]);
+  });
+
   it('takes a short lower-case line centred over a flush-left column of dishes as its heading', () => {
     const runs = [
       aRun('soups', 190, 100, ocr(26)),

@@ -248,11 +248,22 @@ export const draftMenu = (
     headingSizes.length >= 2 && top.length === 1 && priced.indexOf(top[0]!) < firstDish
       ? top[0]
       : titleOverSections(headingLines, priced, firstDish, tolerance);
-  if (title)
+  // Lines set tight under the title and centred on it (`PIZZERIA` under `FATTO A MANO`, a tagline, an
+  // address) are the title's: they name no category either.
+  const titleBlock = new Set<PricedLine>(title ? [title] : []);
+  if (title) {
+    let above = title.line;
+    for (let i = priced.indexOf(title) + 1; i < (firstDish < 0 ? priced.length : firstDish); i++) {
+      const p = priced[i]!;
+      if (!headingLines.includes(p) || !underTitle(title.line, above, p.line)) break;
+      titleBlock.add(p);
+      above = p.line;
+    }
     headingSizes = levelsOf(
-      headingLines.filter((p) => p !== title).map((p) => p.line.fontSize),
+      headingLines.filter((p) => !titleBlock.has(p)).map((p) => p.line.fontSize),
       tolerance,
     );
+  }
   const items: DraftItem[] = [];
   const warnings: DraftWarning[] = [];
   const unplaced: Line[] = [];
@@ -486,7 +497,7 @@ export const draftMenu = (
       isBelow(p.line, next.line) &&
       looksLikeDescription(next.line, p.line);
     const namesNext = (nextIsPriceOnly || nextIsDescribedDish) && p.line.fontSize < bodySize * 1.15;
-    if (p === title) {
+    if (titleBlock.has(p)) {
       close();
       drop(pending);
       pending = undefined;
@@ -812,6 +823,19 @@ const titleOverSections = (
     ? first
     : undefined;
 };
+
+/**
+ * `line` is set right under `above` (the title or a line under it), closer than half a line, smaller than
+ * the title and centred on it: a line of the title's block, not a section heading (a section heading stands
+ * apart from the title).
+ */
+const underTitle = (title: Line, above: Line, line: Line): boolean =>
+  line.page === title.page &&
+  line.fontSize < title.fontSize &&
+  line.y >= above.y + above.height * 0.5 &&
+  line.y - (above.y + above.height) <= Math.min(above.height, line.height) * 0.5 &&
+  Math.abs(line.x + line.width / 2 - (title.x + title.width / 2)) <=
+    Math.max(title.height, title.width * 0.1);
 
 /** Distinct heading sizes (within `tolerance`), largest first: level 0 is the outermost category. */
 const levelsOf = (sizes: readonly number[], tolerance: number): number[] => {

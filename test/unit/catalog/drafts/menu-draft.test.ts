@@ -171,6 +171,26 @@ describe('draftMenu', () => {
     });
   });
 
+  it("takes a line set tight under the menu's title and centred on it for the title's, naming no category", () => {
+    const photo = { page: 1, width: 1000, height: 1000, method: 'ocr' as const };
+    // `gap`: from the title's foot to the line under it.
+    const menu = (gap: number) => [
+      aRun('FATTO A MANO', 200, 40, { size: 60, confidence: 0.95 }),
+      aRun('GELATERIA', 275, 100 + gap, { size: 36, confidence: 0.95 }),
+      aRun('Affogato', 100, 220, { size: 30, confidence: 0.95 }),
+      aRightAligned('6.00', 900, 220, { size: 30, confidence: 0.96 }),
+      aRun('Tiramisu', 100, 280, { size: 30, confidence: 0.95 }),
+      aRightAligned('7.00', 900, 280, { size: 30, confidence: 0.96 }),
+      aRun('COFFEE', 100, 360, { size: 36, confidence: 0.95 }),
+      aRun('Espresso', 100, 420, { size: 30, confidence: 0.95 }),
+      aRightAligned('2.50', 900, 420, { size: 30, confidence: 0.96 }),
+    ];
+    const categories = (gap: number) => summary(menu(gap), [photo]).map((i) => `${i.category} / ${i.name}`);
+    expect(categories(4)).toEqual([' / Affogato', ' / Tiramisu', 'COFFEE / Espresso']);
+    // Standing apart from the title, the same line is the first section's heading.
+    expect(categories(50)).toEqual(['GELATERIA / Affogato', 'GELATERIA / Tiramisu', 'COFFEE / Espresso']);
+  });
+
   it('keeps a dish whose price is not a price without one, and warns about text it could not place', () => {
     const { items, warnings } = draft([
       aRun('Call us: 555-0100', 40, 60),

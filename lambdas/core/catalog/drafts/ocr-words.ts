@@ -179,14 +179,20 @@ const DECIMAL_TAIL = new RegExp(String.raw`^\d{2}${MARK}?$`, 'u');
 const WHOLE_HEAD = new RegExp(String.raw`^\+?${MARK}?\d{1,4}$`, 'u');
 const SEPARATOR_TAIL = new RegExp(String.raw`^[.,]\d{1,2}${MARK}?$`, 'u');
 
-/** Whether two words of one row are a price cut at its decimal separator, before or after it. */
+/** The pieces of a price cut between its decimals, the currency after them: `3,5` `0€`. */
+const ONE_DECIMAL_HEAD = new RegExp(String.raw`^\+?${MARK}?\d{1,4}[.,]\d$`, 'u');
+const DIGIT_MARK_TAIL = new RegExp(String.raw`^\d${MARK}$`, 'u');
+
+/** Whether two words of one row are a price cut at its decimal separator (before or after it), or in its decimals. */
 const cutAtSeparator = (head: string, tail: string): boolean =>
   (DECIMAL_HEAD.test(head) && DECIMAL_TAIL.test(tail)) ||
-  (WHOLE_HEAD.test(head) && SEPARATOR_TAIL.test(tail));
+  (WHOLE_HEAD.test(head) && SEPARATOR_TAIL.test(tail)) ||
+  (ONE_DECIMAL_HEAD.test(head) && DIGIT_MARK_TAIL.test(tail));
 
 /**
  * A price OCR cut at its decimal separator (`3,` `50€`, `7` `.5`: the gap beside a point or a comma read as a
- * space) joined back into one word, when the two pieces sit side by side on one row.
+ * space) or between its decimals (`3,5` `0€`: a lone digit with the currency is no price of its own) joined
+ * back into one word, when the two pieces sit side by side on one row.
  */
 const joinSplitDecimals = (runs: TextRun[]): TextRun[] => {
   const out: TextRun[] = [];
@@ -194,7 +200,8 @@ const joinSplitDecimals = (runs: TextRun[]): TextRun[] => {
   for (const run of runs) {
     if (used.has(run)) continue;
     const tail =
-      run.confidence !== undefined && (DECIMAL_HEAD.test(run.text) || WHOLE_HEAD.test(run.text))
+      run.confidence !== undefined &&
+      (DECIMAL_HEAD.test(run.text) || WHOLE_HEAD.test(run.text) || ONE_DECIMAL_HEAD.test(run.text))
         ? runs.find(
             (other) =>
               other !== run &&

@@ -33,6 +33,9 @@ describe('fixOcrWords (issue 23: what OCR glued or misread, fixed by the page ev
     expect(fixed[1]!.confidence).toBeLessThanOrEqual(0.85);
     // Two amounts side by side are two prices, not one cut in two.
     expect(texts(fixOcrWords(row(10, 'Pizza', '7,40', '9,40')))).toEqual(['Pizza', '7,40', '9,40']);
+    // Cut between its decimals, the currency after them.
+    expect(texts(fixOcrWords(row(10, 'Thé', '3,5', '0€')))).toEqual(['Thé', '3,50€']);
+    expect(texts(fixOcrWords(row(10, 'Wine', '0,2', '5')))).toEqual(['Wine', '0,2', '5']);
   });
 
   it('joins a price cut before its decimal point (`7` `.5`), and only side by side on one row', () => {

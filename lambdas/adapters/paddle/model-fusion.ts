@@ -17,7 +17,6 @@
  */
 
 import {
-  attributes,
   constantNode,
   type FloatTensor,
   floatAttribute,
@@ -27,6 +26,7 @@ import {
   newNode,
   readGraph,
   rewired,
+  stringAttributeOf,
 } from './onnx-graph';
 
 /** A fused model, and how many of each rewrite it took. */
@@ -186,15 +186,9 @@ const fuse = (bytes: Uint8Array): Fused => {
 
 /** Whether a convolution pads by `auto_pad` (SAME_UPPER, SAME_LOWER) rather than by its `pads`. */
 const autoPadded = (conv: Node): boolean => {
-  const value = attributes(conv)
-    .get('auto_pad')
-    ?.find((a) => a.number === ATTRIBUTE_STRING)?.value;
-  const mode = value instanceof Uint8Array ? new TextDecoder().decode(value) : 'NOTSET';
+  const mode = stringAttributeOf(conv, 'auto_pad') ?? 'NOTSET';
   return mode !== 'NOTSET' && mode !== 'VALID';
 };
-
-/** AttributeProto's field of a string value. */
-const ATTRIBUTE_STRING = 4;
 
 /** Fused models by the bytes they were made of: the same bytes (a model file read once) are fused once. */
 const fusedModels = new WeakMap<Uint8Array, Uint8Array>();

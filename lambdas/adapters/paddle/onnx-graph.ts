@@ -45,6 +45,7 @@ const NODE_DOMAIN = 7;
 const ATTRIBUTE_NAME = 1;
 const ATTRIBUTE_FLOAT = 2;
 const ATTRIBUTE_INT = 3;
+const ATTRIBUTE_STRING = 4;
 const ATTRIBUTE_TENSOR = 5;
 const ATTRIBUTE_INTS = 8;
 const ATTRIBUTE_TYPE = 20;
@@ -265,6 +266,14 @@ export const intAttributeOf = (node: Node, name: string): number | undefined => 
     ?.find((a) => a.number === ATTRIBUTE_INT)?.value;
   return typeof value === 'bigint' ? Number(BigInt.asIntN(64, value)) : undefined;
 };
+
+/** A string attribute's value, undefined if the node has none. */
+export const stringAttributeOf = (node: Node, name: string): string | undefined =>
+  stringOf(
+    attributes(node)
+      .get(name)
+      ?.find((a) => a.number === ATTRIBUTE_STRING),
+  );
 
 /** An ints attribute's values (each its own varint field, or packed in one), undefined if the node has none. */
 export const intsAttributeOf = (node: Node, name: string): number[] | undefined => {

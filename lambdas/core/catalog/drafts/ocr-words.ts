@@ -173,21 +173,24 @@ export const fixOcrWords = (runs: readonly TextRun[]): TextRun[] => {
   return fixLostPoints(joinSplitDecimals(split));
 };
 
-const DECIMAL_HEAD = new RegExp(String.raw`^\+?${MARK}?\d{1,4}[.,]$`, 'u');
-const DECIMAL_TAIL = new RegExp(String.raw`^\d{2}${MARK}?$`, 'u');
-/** The pieces of a price cut before its separator: `7` `.5`, `12` `,50€`. */
-const WHOLE_HEAD = new RegExp(String.raw`^\+?${MARK}?\d{1,4}$`, 'u');
-const SEPARATOR_TAIL = new RegExp(String.raw`^[.,]\d{1,2}${MARK}?$`, 'u');
+const pattern = (source: string): RegExp => new RegExp(`^${source}$`, 'u');
 
-/** The pieces of a price cut between its decimals, the currency after them: `3,5` `0€`. */
-const ONE_DECIMAL_HEAD = new RegExp(String.raw`^\+?${MARK}?\d{1,4}[.,]\d$`, 'u');
-const DIGIT_MARK_TAIL = new RegExp(String.raw`^\d${MARK}$`, 'u');
+/** The two pieces of a price OCR cut in two, as [first piece, second piece]. */
+const CUTS: readonly (readonly [RegExp, RegExp])[] = [
+  // At its separator, after it: `3,` `50€`.
+  [pattern(String.raw`\+?${MARK}?\d{1,4}[.,]`), pattern(String.raw`\d{2}${MARK}?`)],
+  // Before its separator: `7` `.5`, `12` `,50€`.
+  [pattern(String.raw`\+?${MARK}?\d{1,4}`), pattern(String.raw`[.,]\d{1,2}${MARK}?`)],
+  // Between its decimals, the currency after them: `3,5` `0€`.
+  [pattern(String.raw`\+?${MARK}?\d{1,4}[.,]\d`), pattern(String.raw`\d${MARK}`)],
+];
+
+/** Whether a word may be the first piece of a cut price. */
+const cutHead = (text: string): boolean => CUTS.some(([head]) => head.test(text));
 
 /** Whether two words of one row are a price cut at its decimal separator (before or after it), or in its decimals. */
 const cutAtSeparator = (head: string, tail: string): boolean =>
-  (DECIMAL_HEAD.test(head) && DECIMAL_TAIL.test(tail)) ||
-  (WHOLE_HEAD.test(head) && SEPARATOR_TAIL.test(tail)) ||
-  (ONE_DECIMAL_HEAD.test(head) && DIGIT_MARK_TAIL.test(tail));
+  CUTS.some(([first, second]) => first.test(head) && second.test(tail));
 
 /**
  * A price OCR cut at its decimal separator (`3,` `50€`, `7` `.5`: the gap beside a point or a comma read as a
@@ -200,8 +203,7 @@ const joinSplitDecimals = (runs: TextRun[]): TextRun[] => {
   for (const run of runs) {
     if (used.has(run)) continue;
     const tail =
-      run.confidence !== undefined &&
-      (DECIMAL_HEAD.test(run.text) || WHOLE_HEAD.test(run.text) || ONE_DECIMAL_HEAD.test(run.text))
+      run.confidence !== undefined && cutHead(run.text)
         ? runs.find(
             (other) =>
               other !== run &&

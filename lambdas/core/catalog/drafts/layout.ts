@@ -35,7 +35,7 @@ export interface Line extends Box {
   readonly confidence?: number;
 }
 
-interface Row {
+export interface Row {
   readonly runs: TextRun[];
   readonly top: number;
   readonly bottom: number;

@@ -70,6 +70,13 @@ export const DEFAULT_STATE_FILE =
 const handlersDir = path.join(process.cwd(), 'lambdas', 'handlers');
 
 /**
+ * The longest a consumer's poller waits between polls of its queues while they stay empty. Polled every
+ * 0.2 s, the four queues cost an idle service 12% of a core (measured: 1.2 s of CPU in 10 s, the main
+ * thread's SQS requests and the garbage they leave), taken from the jobs on the same two cores.
+ */
+const IDLE_POLL_MAX_MS = 1_000;
+
+/**
  * How the local runtime runs each consumer: at most `threads` worker threads, each running up to
  * `batchesPerThread` batches at once (Lambda runs each invocation in an environment of its own, and scales
  * much further). Jobs and exports one batch a thread, so that a job whose source costs minutes of CPU holds
@@ -236,8 +243,15 @@ const serve = async (
         sqs: sqsPolling,
         name: consumer,
         queues: [...queues].sort((a, b) => a.priority - b.priority),
-        handler: (event, context) => pool.invoke(event, context.getRemainingTimeInMillis()),
+        // A batch may have queued work for another consumer (a job's callback): every poller looks at once.
+        handler: (event, context) =>
+          pool.invoke(event, context.getRemainingTimeInMillis()).finally(() => {
+            for (const poller of pollers) poller.nudge();
+          }),
         maxTotalBatches: pool.capacity,
+        // Idle, each poller polls its queues after 0.2 s, then less often, down to once a second: API
+        // requests and finished batches nudge it (above), so new work is not kept waiting.
+        maxIdleWaitMs: IDLE_POLL_MAX_MS,
         timeoutMs: Math.max(...queues.map((q) => q.timeoutSeconds)) * 1000,
         // At least 1: fauxqs 2.4 loses a message whose visibility is changed to 0 with a data directory.
         retryVisibilitySeconds: Math.max(1, options.retryVisibilitySeconds ?? 2),

@@ -21,6 +21,7 @@ export interface PolledQueue {
 
 /** Batches in the handler at once, per queue, unless told otherwise (Lambda scales out much further). */
 export const DEFAULT_MAX_CONCURRENT_BATCHES = 10;
+const DEFAULT_IDLE_WAIT_MS = 200;
 
 export interface PollerOptions {
   readonly sqs: SQSClient;
@@ -42,7 +43,14 @@ export interface PollerOptions {
   readonly maxTotalBatches?: number;
   /** The consumer's time limit, as its Lambda context tells the handler (default 300 s). */
   readonly timeoutMs?: number;
+  /** How long the poller waits after a poll that found nothing to take (default 200 ms). */
   readonly idleWaitMs?: number;
+  /**
+   * The wait doubles after each such poll, up to this (default: idleWaitMs, no doubling); a nudge, a message
+   * taken or a batch finished brings it back to idleWaitMs. An idle service then polls a few times a second
+   * instead of five times a second per queue (each poll an SQS request: CPU the jobs on the same cores want).
+   */
+  readonly maxIdleWaitMs?: number;
   /** How long stop() waits for batches still in the handler; their messages are redelivered later. */
   readonly stopGraceMs?: number;
   readonly log?: (line: Record<string, unknown>) => void;
@@ -93,7 +101,11 @@ export const startPoller = (options: PollerOptions): Poller => {
   const limit = options.maxConcurrentBatches ?? DEFAULT_MAX_CONCURRENT_BATCHES;
   const inFlight = new Map<string, Set<Promise<void>>>(options.queues.map((q) => [q.url, new Set()]));
   const busy = () => [...inFlight.values()].reduce((n, batches) => n + batches.size, 0);
+  const shortestWait = options.idleWaitMs ?? DEFAULT_IDLE_WAIT_MS;
+  const longestWait = Math.max(shortestWait, options.maxIdleWaitMs ?? shortestWait);
+  let idleWait = shortestWait;
   const nudge = () => {
+    idleWait = shortestWait;
     wake?.();
     wake = undefined;
   };
@@ -191,12 +203,16 @@ export const startPoller = (options: PollerOptions): Poller => {
       } catch (error) {
         options.log?.({ level: 'WARN', message: `${options.name} poll failed`, error: String(error) });
       }
-      if (!worked) {
+      if (worked) idleWait = shortestWait;
+      else {
         if (busy() === 0) for (const resolve of idleWaiters.splice(0)) resolve();
-        // Nothing to take (or no free slot): wait for a batch to finish, or poll again shortly.
+        // Nothing to take (or no free slot): wait for a batch to finish or a nudge, or poll again after the
+        // idle wait, which grows while nothing comes.
+        const wait = idleWait;
+        idleWait = Math.min(longestWait, idleWait * 2);
         await new Promise<void>((resolve) => {
           wake = resolve;
-          setTimeout(resolve, options.idleWaitMs ?? 200).unref();
+          setTimeout(resolve, wait).unref();
         });
       }
     }

@@ -86,6 +86,32 @@ export interface Poller {
 }
 
 /**
+ * `action`, run at once when called, but at most once per `ms`: a call within `ms` of the last run is run
+ * `ms` after it, once for all such calls. Nudging every poller after each batch, under a stream of short
+ * batches (callbacks), would otherwise make every idle poller poll all its queues each time.
+ */
+export const atMostEvery = (ms: number, action: () => void): { (): void; cancel(): void } => {
+  let last = Number.NEGATIVE_INFINITY;
+  let later: NodeJS.Timeout | undefined;
+  const run = () => {
+    later = undefined;
+    last = Date.now();
+    action();
+  };
+  const call = () => {
+    const since = Date.now() - last;
+    if (since >= ms) run();
+    else later ??= setTimeout(run, ms - since).unref();
+  };
+  return Object.assign(call, {
+    cancel: () => {
+      clearTimeout(later);
+      later = undefined;
+    },
+  });
+};
+
+/**
  * Feeds SQS batches to a consumer handler as Lambda's event source mapping does: records of one batch in
  * one invocation, successful ones deleted, `batchItemFailures` left on the queue (redelivered, then moved
  * to the dead-letter queue by the queue's redrive policy), and a thrown error failing the whole batch.

@@ -1,5 +1,5 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { startPoller } from '../../lib/local/sqs-poller';
+import { atMostEvery, startPoller } from '../../lib/local/sqs-poller';
 
 /**
  * The local runtime's poller while its queues stay empty: it polls less and less often, up to its longest
@@ -68,5 +68,26 @@ describe('local SQS poller, idle', () => {
     const stopping = p.stop();
     await jest.advanceTimersByTimeAsync(1_000);
     await stopping;
+  });
+
+  it('nudges after batches at most once per interval, the calls in between in one nudge at its end', async () => {
+    const runs: number[] = [];
+    const start = Date.now();
+    const nudge = atMostEvery(200, () => runs.push(Date.now() - start));
+    nudge();
+    await jest.advanceTimersByTimeAsync(50);
+    nudge();
+    await jest.advanceTimersByTimeAsync(50);
+    nudge();
+    expect(runs).toEqual([0]);
+    await jest.advanceTimersByTimeAsync(100);
+    expect(runs).toEqual([0, 200]);
+    await jest.advanceTimersByTimeAsync(500);
+    nudge();
+    expect(runs).toEqual([0, 200, 700]);
+    nudge();
+    nudge.cancel();
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(runs).toEqual([0, 200, 700]);
   });
 });

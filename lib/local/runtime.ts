@@ -20,7 +20,7 @@ import { readMeta, writeMeta } from './data-dir';
 import { type Emulators, startEmulators } from './emulators';
 import { lambdaEnvironment, type ProvisionedResources, provisionAll } from './provision';
 import { type RecoveryReport, recoverAfterRestart } from './recover';
-import { atMostEvery, type Poller, startPoller } from './sqs-poller';
+import { atMostEvery, DEFAULT_IDLE_WAIT_MS, type Poller, startPoller } from './sqs-poller';
 
 export interface LocalRuntimeOptions {
   readonly port?: number;
@@ -75,8 +75,6 @@ const handlersDir = path.join(process.cwd(), 'lambdas', 'handlers');
  * thread's SQS requests and the garbage they leave), taken from the jobs on the same two cores.
  */
 const IDLE_POLL_MAX_MS = 1_000;
-/** The shortest wait between polls of empty queues (after work was taken, or a nudge). */
-const IDLE_POLL_MIN_MS = 200;
 
 /**
  * How the local runtime runs each consumer: at most `threads` worker threads, each running up to
@@ -186,8 +184,8 @@ const serve = async (
 
   const pollers: Poller[] = [];
   // After a batch, every poller looks at once (the batch may have queued work for another consumer: a job's
-  // callback), at most once per IDLE_POLL_MIN_MS.
-  const nudgeAfterBatch = atMostEvery(IDLE_POLL_MIN_MS, () => {
+  // callback), at most once per idle wait.
+  const nudgeAfterBatch = atMostEvery(DEFAULT_IDLE_WAIT_MS, () => {
     for (const poller of pollers) poller.nudge();
   });
   const handlers = new Map<string, ProxyHandler>();
@@ -255,7 +253,6 @@ const serve = async (
         maxTotalBatches: pool.capacity,
         // Idle, each poller polls its queues after 0.2 s, then less often, down to once a second: API
         // requests and finished batches nudge it (above), so new work is not kept waiting.
-        idleWaitMs: IDLE_POLL_MIN_MS,
         maxIdleWaitMs: IDLE_POLL_MAX_MS,
         timeoutMs: Math.max(...queues.map((q) => q.timeoutSeconds)) * 1000,
         // At least 1: fauxqs 2.4 loses a message whose visibility is changed to 0 with a data directory.

@@ -21,7 +21,8 @@ export interface PolledQueue {
 
 /** Batches in the handler at once, per queue, unless told otherwise (Lambda scales out much further). */
 export const DEFAULT_MAX_CONCURRENT_BATCHES = 10;
-const DEFAULT_IDLE_WAIT_MS = 200;
+/** How long an idle poller waits before it polls again, unless told otherwise (`idleWaitMs`). */
+export const DEFAULT_IDLE_WAIT_MS = 200;
 
 export interface PollerOptions {
   readonly sqs: SQSClient;
